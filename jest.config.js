@@ -1,0 +1,67 @@
+/**
+ * Unit tests sit beside the code; integration tests under test/ boot the real app on real PostgreSQL.
+ *
+ * NestJS 12 ships as ES modules only. Node 20 runs them through require(esm), but Jest's module
+ * system does not (before Node 24.9), so those packages are compiled to CommonJS for the tests.
+ */
+const { createHash } = require('node:crypto');
+const { readdirSync, readFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+/** Top-level packages that ship ES modules only ("type": "module"), found once per run. */
+function esmOnlyPackages(root = join(__dirname, 'node_modules')) {
+  const names = [];
+  for (const entry of readdirSync(root)) {
+    const dirs = entry.startsWith('@') ? readdirSync(join(root, entry)).map((d) => `${entry}/${d}`) : [entry];
+    for (const name of dirs) {
+      try {
+        if (JSON.parse(readFileSync(join(root, name, 'package.json'), 'utf8')).type === 'module') names.push(name);
+      } catch {
+        // not a package
+      }
+    }
+  }
+  return names.map((n) => n.replace(/[.+]/g, '\\$&'));
+}
+
+const ESM_ONLY = esmOnlyPackages();
+const importMetaPlugin = require.resolve('./test/support/babel-import-meta.js');
+// Part of the transform cache key, so an edit of the plugin re-transforms the packages.
+const pluginVersion = createHash('sha1').update(readFileSync(importMetaPlugin)).digest('hex');
+
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
+  '^.+\\.js$': [
+    'babel-jest',
+    {
+      babelrc: false,
+      configFile: false,
+      plugins: [[importMetaPlugin, { pluginVersion }], ['@babel/plugin-transform-modules-commonjs', { importInterop: 'node' }],
+        '@babel/plugin-transform-dynamic-import',
+      ],
+    },
+  ],
+};
+
+const common = {
+  testEnvironment: 'node',
+  transform,
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
+  moduleFileExtensions: ['ts', 'js', 'json'],
+};
+
+module.exports = {
+  testTimeout: 30000,
+  maxWorkers: 2,
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  projects: [
+    { displayName: 'unit', ...common, testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    {
+      displayName: 'integration',
+      ...common,
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      setupFiles: ['reflect-metadata'],
+    },
+  ],
+};

@@ -1,0 +1,60 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError } from '../errors/domain.error';
+import { describeFrameworkError, ErrorBody, errorBody } from '../http/error-body';
+import { AppErrorCode, ERROR_STATUS } from './error-status.map';
+import { ValidationFailedException } from '../http/validation.pipe';
+
+/**
+ * The single place where failures become HTTP responses: domain errors through the status map,
+ * framework errors by their status, anything else a 500 that carries the request id and nothing
+ * of the cause (the cause goes to the log in full).
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    if (host.getType() !== 'http') return;
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const { body, retryAfter } = this.toBody(exception, request);
+    if (retryAfter !== undefined) void reply.header('Retry-After', String(retryAfter));
+    void reply.status(body.statusCode).send(body);
+  }
+
+  toBody(exception: unknown, request: FastifyRequest): { body: ErrorBody; retryAfter?: number } {
+    if (exception instanceof DomainError) {
+      const status = ERROR_STATUS[exception.code as AppErrorCode];
+      if (status !== undefined) {
+        return {
+          body: errorBody(status, exception.message, exception.details),
+          retryAfter: exception.retryAfterSeconds,
+        };
+      }
+    } else if (exception instanceof ValidationFailedException) {
+      return { body: errorBody(400, exception.summary, exception.details) };
+    } else if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status < 500) return { body: errorBody(status, httpMessage(exception)) };
+    } else {
+      const framework = describeFrameworkError(exception);
+      if (framework) return { body: errorBody(framework.status, framework.message) };
+    }
+    const correlationId = String(request.id);
+    this.logger.error({ err: exception, request_id: correlationId, url: request.url }, 'Unhandled error');
+    const body = errorBody(500, `Internal server error (correlation id ${correlationId})`);
+    body.correlation_id = correlationId;
+    return { body };
+  }
+}
+
+function httpMessage(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.map(String).join('; ');
+  if (typeof message === 'string') return message;
+  return exception.message;
+}

@@ -1,0 +1,82 @@
+import { HttpStatus } from '@nestjs/common';
+import type { CommonErrorCode } from '../errors/common.errors';
+import type { AuthErrorCode } from '../../modules/auth/auth.errors';
+import type { UserErrorCode } from '../../modules/users/users.errors';
+import type { WalletErrorCode } from '../../modules/wallets/wallets.errors';
+import type { RideErrorCode } from '../../modules/rides/rides.errors';
+import type { BidErrorCode } from '../../modules/bids/bids.errors';
+import type { DriverErrorCode } from '../../modules/drivers/drivers.errors';
+
+export type AppErrorCode =
+  | CommonErrorCode
+  | AuthErrorCode
+  | UserErrorCode
+  | WalletErrorCode
+  | RideErrorCode
+  | BidErrorCode
+  | DriverErrorCode;
+
+/** Every error code a service may raise, and its HTTP status. A code without a row fails to compile. */
+export const ERROR_STATUS: Readonly<Record<AppErrorCode, HttpStatus>> = {
+  VALIDATION_FAILED: HttpStatus.BAD_REQUEST,
+  UNAUTHENTICATED: HttpStatus.UNAUTHORIZED,
+  FORBIDDEN: HttpStatus.FORBIDDEN,
+  NOT_FOUND: HttpStatus.NOT_FOUND,
+  CONFLICT: HttpStatus.CONFLICT,
+  PAYLOAD_TOO_LARGE: HttpStatus.PAYLOAD_TOO_LARGE,
+  RATE_LIMITED: HttpStatus.TOO_MANY_REQUESTS,
+
+  EMAIL_OR_PHONE_REQUIRED: HttpStatus.BAD_REQUEST,
+  PHONE_REQUIRED: HttpStatus.BAD_REQUEST,
+  INVALID_PHONE: HttpStatus.BAD_REQUEST,
+  IDENTITY_DIFFERENT_ACCOUNTS: HttpStatus.CONFLICT,
+  IDENTITY_MISMATCH: HttpStatus.CONFLICT,
+  PHONE_LINKED_TO_OTHER_EMAIL: HttpStatus.CONFLICT,
+  EMAIL_LINKED_TO_OTHER_PHONE: HttpStatus.CONFLICT,
+  NO_PENDING_SIGNUP: HttpStatus.NOT_FOUND,
+  INVALID_OTP: HttpStatus.BAD_REQUEST,
+  OTP_EXPIRED: HttpStatus.BAD_REQUEST,
+  ACCOUNT_ALREADY_COMPLETED: HttpStatus.CONFLICT,
+  VERIFY_BEFORE_REGISTRATION: HttpStatus.FORBIDDEN,
+  PHONE_MISMATCH: HttpStatus.BAD_REQUEST,
+  EMAIL_MISMATCH: HttpStatus.BAD_REQUEST,
+  REGISTRATION_CONFLICT: HttpStatus.BAD_REQUEST,
+  TOKEN_ISSUE_CONFLICT: HttpStatus.CONFLICT,
+  INVALID_CREDENTIALS: HttpStatus.UNAUTHORIZED,
+  VERIFY_BEFORE_LOGIN: HttpStatus.FORBIDDEN,
+  ACCOUNT_NOT_ACTIVE: HttpStatus.FORBIDDEN,
+  ACCOUNT_BLOCKED: HttpStatus.FORBIDDEN,
+  INVALID_REFRESH_TOKEN: HttpStatus.UNAUTHORIZED,
+  INVALID_ACCESS_TOKEN: HttpStatus.UNAUTHORIZED,
+  INCOMPLETE_ACCOUNT: HttpStatus.FORBIDDEN,
+  ROLE_FORBIDDEN: HttpStatus.FORBIDDEN,
+
+  USER_NOT_FOUND: HttpStatus.NOT_FOUND,
+  EMAIL_IN_USE: HttpStatus.CONFLICT,
+  ACCOUNT_HAS_ACTIVE_RIDE: HttpStatus.CONFLICT,
+  PICTURE_TOO_LARGE: HttpStatus.PAYLOAD_TOO_LARGE,
+  PICTURE_INVALID: HttpStatus.BAD_REQUEST,
+
+  WALLET_NOT_FOUND: HttpStatus.NOT_FOUND,
+  INSUFFICIENT_FUNDS: HttpStatus.CONFLICT,
+  INVALID_AMOUNT: HttpStatus.BAD_REQUEST,
+
+  RIDE_NOT_FOUND: HttpStatus.NOT_FOUND,
+  CATEGORY_NOT_FOUND: HttpStatus.BAD_REQUEST,
+  PROMO_NOT_FOUND: HttpStatus.BAD_REQUEST,
+  ACTIVE_RIDE_EXISTS: HttpStatus.CONFLICT,
+  RIDE_NOT_REQUESTED: HttpStatus.CONFLICT,
+  INVALID_STATUS_TRANSITION: HttpStatus.CONFLICT,
+  RIDE_NOT_CANCELLABLE: HttpStatus.CONFLICT,
+  IDEMPOTENCY_KEY_REUSED: HttpStatus.CONFLICT,
+  INVALID_RIDE_REQUEST: HttpStatus.BAD_REQUEST,
+
+  BID_NOT_FOUND: HttpStatus.NOT_FOUND,
+  BID_NOT_PENDING: HttpStatus.CONFLICT,
+  DRIVER_BUSY: HttpStatus.CONFLICT,
+  DRIVER_CANNOT_BID: HttpStatus.FORBIDDEN,
+
+  DRIVER_NOT_FOUND: HttpStatus.NOT_FOUND,
+  DRIVER_NOT_APPROVED: HttpStatus.FORBIDDEN,
+  DRIVER_LOCATION_UNKNOWN: HttpStatus.BAD_REQUEST,
+};

@@ -1,0 +1,62 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { LoggerService } from '@nestjs/common';
+import pino, { Logger } from 'pino';
+
+/** The logger of the request being served, so that every line written while serving it carries its id. */
+export const requestLogContext = new AsyncLocalStorage<Logger>();
+
+export function createRootLogger(level: string): Logger {
+  return pino({
+    level,
+    base: { service: 'ride-hailing' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'refresh_token', 'access_token'],
+      censor: '[redacted]',
+    },
+  });
+}
+
+/** Nest's logger interface on top of Fastify's pino, picking the request's child logger when there is one. */
+export class PinoNestLogger implements LoggerService {
+  constructor(private readonly root: Logger) {}
+
+  private target(): Logger {
+    return requestLogContext.getStore() ?? this.root;
+  }
+
+  log(message: unknown, ...rest: unknown[]): void {
+    this.write('info', message, rest);
+  }
+  error(message: unknown, ...rest: unknown[]): void {
+    this.write('error', message, rest);
+  }
+  warn(message: unknown, ...rest: unknown[]): void {
+    this.write('warn', message, rest);
+  }
+  debug(message: unknown, ...rest: unknown[]): void {
+    this.write('debug', message, rest);
+  }
+  verbose(message: unknown, ...rest: unknown[]): void {
+    this.write('trace', message, rest);
+  }
+  fatal(message: unknown, ...rest: unknown[]): void {
+    this.write('fatal', message, rest);
+  }
+
+  private write(level: pino.Level, message: unknown, rest: unknown[]): void {
+    const logger = this.target();
+    if (!logger.isLevelEnabled(level)) return;
+    // Nest passes the context (class name) last; an error's stack may come before it.
+    const context = typeof rest[rest.length - 1] === 'string' ? (rest[rest.length - 1] as string) : undefined;
+    const stack = rest.length > 1 && typeof rest[0] === 'string' ? rest[0] : undefined;
+    if (message instanceof Error) {
+      logger[level]({ context, err: message }, message.message);
+    } else if (typeof message === 'object' && message !== null) {
+      const { msg, ...fields } = message as Record<string, unknown>;
+      logger[level]({ context, ...fields }, typeof msg === 'string' ? msg : undefined);
+    } else {
+      logger[level]({ context, stack }, String(message));
+    }
+  }
+}

@@ -1,0 +1,210 @@
+import { randomBytes } from 'node:crypto';
+
+/** Raised at start-up when an environment variable is missing or malformed; names the variable. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export type NodeEnv = 'development' | 'production' | 'test';
+
+/**
+ * Every setting the service reads, parsed and validated once at start-up. The defaults here are
+ * the ones documented in `.env.example` and the README; keep the three in step.
+ */
+export class AppConfig {
+  readonly nodeEnv!: NodeEnv;
+  readonly port!: number;
+  readonly host!: string;
+  readonly logLevel!: string;
+  readonly trustProxy!: boolean;
+  readonly bodyLimitBytes!: number;
+  readonly shutdownTimeoutMs!: number;
+
+  readonly databaseUrl!: string | undefined;
+  readonly embeddedPgDataDir!: string;
+  readonly embeddedPgPort!: number;
+  readonly dbPoolSize!: number;
+  readonly runMigrations!: boolean;
+  readonly redisUrl!: string | undefined;
+
+  readonly jwtSecret!: string;
+  readonly jwtSecretGenerated!: boolean;
+  readonly jwtAccessTtlMinutes!: number;
+  readonly jwtRefreshTtlDays!: number;
+  readonly userStateCacheMs!: number;
+
+  readonly otpDevFixedCode!: string | undefined;
+  readonly otpMaxAttempts!: number;
+  readonly otpResendCooldownSeconds!: number;
+  readonly otpMaxPerHour!: number;
+  readonly authRateLimitPerIpPerMinute!: number;
+  readonly loginOtpWindowMinutes!: number;
+
+  readonly driverAutoApprove!: boolean;
+  readonly uploadDir!: string;
+  readonly publicBaseUrl!: string;
+  readonly profilePictureMaxBytes!: number;
+
+  readonly currency!: string;
+  readonly platformCommissionPercent!: number;
+  readonly rideRequestTtlMinutes!: number;
+  readonly rideExpirySweepSeconds!: number;
+  readonly matchingRadiusKm!: number;
+  readonly routingRoadFactor!: number;
+  readonly routingAverageSpeedKmh!: number;
+  readonly locationFlushMs!: number;
+
+  readonly wsMaxMessagesPerSecond!: number;
+  readonly wsMaxBufferedBytes!: number;
+  readonly wsMaxPayloadBytes!: number;
+  readonly wsPingIntervalMs!: number;
+  readonly wsLocationThrottleMs!: number;
+
+  get isProduction(): boolean {
+    return this.nodeEnv === 'production';
+  }
+
+  get isDevelopment(): boolean {
+    return this.nodeEnv === 'development';
+  }
+
+  static fromEnv(env: Env = process.env): AppConfig {
+    const read = new EnvReader(env);
+    const nodeEnv = read.oneOf('NODE_ENV', ['development', 'production', 'test'], 'development');
+    const isProduction = nodeEnv === 'production';
+
+    const secretRaw = read.optionalString('JWT_SECRET');
+    if (secretRaw !== undefined && Buffer.byteLength(secretRaw) < 32) {
+      throw new ConfigError('JWT_SECRET', 'must be at least 32 bytes long');
+    }
+    if (secretRaw === undefined && isProduction) {
+      throw new ConfigError('JWT_SECRET', 'is required when NODE_ENV=production (at least 32 bytes)');
+    }
+
+    const fixed = read.optionalString('OTP_DEV_FIXED_CODE');
+    if (fixed !== undefined && !/^\d{4,10}$/.test(fixed)) {
+      throw new ConfigError('OTP_DEV_FIXED_CODE', 'must be 4 to 10 digits');
+    }
+
+    const currency = read.string('CURRENCY', 'USD').toUpperCase();
+    if (!/^[A-Z]{3}$/.test(currency)) throw new ConfigError('CURRENCY', 'must be an ISO 4217 code such as USD');
+
+    const databaseUrl = read.optionalString('DATABASE_URL');
+    if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+      throw new ConfigError('DATABASE_URL', 'must be a postgres:// or postgresql:// URL');
+    }
+    const redisUrl = read.optionalString('REDIS_URL');
+    if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
+      throw new ConfigError('REDIS_URL', 'must be a redis:// or rediss:// URL');
+    }
+
+    const config = Object.create(AppConfig.prototype) as AppConfig;
+    return Object.freeze(
+      Object.assign(config, {
+        nodeEnv,
+        port: read.int('PORT', 3000, 0, 65535),
+        host: read.string('HOST', '0.0.0.0'),
+        logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+        trustProxy: read.bool('TRUST_PROXY', false),
+        bodyLimitBytes: read.int('BODY_LIMIT_BYTES', 6 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+        shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+
+        databaseUrl,
+        embeddedPgDataDir: read.string('EMBEDDED_PG_DATA_DIR', '.data/postgres'),
+        embeddedPgPort: read.int('EMBEDDED_PG_PORT', 0, 0, 65535),
+        dbPoolSize: read.int('DB_POOL_SIZE', 10, 1, 200),
+        runMigrations: read.bool('RUN_MIGRATIONS', true),
+        redisUrl,
+
+        jwtSecret: secretRaw ?? randomBytes(48).toString('base64url'),
+        jwtSecretGenerated: secretRaw === undefined,
+        jwtAccessTtlMinutes: read.int('JWT_ACCESS_TTL_MINUTES', 15, 1, 24 * 60),
+        jwtRefreshTtlDays: read.int('JWT_REFRESH_TTL_DAYS', 30, 1, 365),
+        userStateCacheMs: read.int('USER_STATE_CACHE_MS', 2000, 0, 5000),
+
+        otpDevFixedCode: nodeEnv === 'development' ? fixed : undefined,
+        otpMaxAttempts: read.int('OTP_MAX_ATTEMPTS', 5, 1, 100),
+        otpResendCooldownSeconds: read.int('OTP_RESEND_COOLDOWN_SECONDS', 30, 0, 3600),
+        otpMaxPerHour: read.int('OTP_MAX_PER_HOUR', 10, 0, 10_000),
+        authRateLimitPerIpPerMinute: read.int('AUTH_RATE_LIMIT_PER_IP_PER_MINUTE', 60, 0, 1_000_000),
+        loginOtpWindowMinutes: read.int('LOGIN_OTP_WINDOW_MINUTES', 10, 1, 24 * 60),
+
+        driverAutoApprove: read.bool('DRIVER_AUTO_APPROVE', nodeEnv === 'development'),
+        uploadDir: read.string('UPLOAD_DIR', '.data/uploads'),
+        publicBaseUrl: read.string('PUBLIC_BASE_URL', '').replace(/\/+$/, ''),
+        profilePictureMaxBytes: read.int('PROFILE_PICTURE_MAX_BYTES', 2 * 1024 * 1024, 1024, 50 * 1024 * 1024),
+
+        currency,
+        platformCommissionPercent: read.number('PLATFORM_COMMISSION_PERCENT', 0, 0, 100),
+        rideRequestTtlMinutes: read.int('RIDE_REQUEST_TTL_MINUTES', 10, 1, 24 * 60),
+        rideExpirySweepSeconds: read.int('RIDE_EXPIRY_SWEEP_SECONDS', 15, 1, 3600),
+        matchingRadiusKm: read.number('MATCHING_RADIUS_KM', 5, 0.1, 50),
+        routingRoadFactor: read.number('ROUTING_ROAD_FACTOR', 1.3, 1, 3),
+        routingAverageSpeedKmh: read.number('ROUTING_AVERAGE_SPEED_KMH', 30, 1, 200),
+        locationFlushMs: read.int('LOCATION_FLUSH_MS', 1000, 50, 60_000),
+
+        wsMaxMessagesPerSecond: read.int('WS_MAX_MESSAGES_PER_SECOND', 20, 1, 10_000),
+        wsMaxBufferedBytes: read.int('WS_MAX_BUFFERED_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024),
+        wsMaxPayloadBytes: read.int('WS_MAX_PAYLOAD_BYTES', 16 * 1024, 256, 16 * 1024 * 1024),
+        wsPingIntervalMs: read.int('WS_PING_INTERVAL_MS', 30_000, 100, 600_000),
+        wsLocationThrottleMs: read.int('WS_LOCATION_THROTTLE_MS', 1000, 0, 60_000),
+      }),
+    );
+  }
+}
+
+class EnvReader {
+  constructor(private readonly env: Env) {}
+
+  optionalString(name: string): string | undefined {
+    const value = this.env[name];
+    if (value === undefined || value.trim() === '') return undefined;
+    return value.trim();
+  }
+
+  string(name: string, fallback: string): string {
+    return this.optionalString(name) ?? fallback;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const value = this.optionalString(name);
+    if (value === undefined) return fallback;
+    if (!(allowed as readonly string[]).includes(value)) {
+      throw new ConfigError(name, `must be one of ${allowed.join(', ')} (got "${value}")`);
+    }
+    return value as T;
+  }
+
+  number(name: string, fallback: number, min: number, max: number): number {
+    const value = this.optionalString(name);
+    if (value === undefined) return fallback;
+    const parsed = Number(value);
+    if (!Number.isFinite(parsed) || parsed < min || parsed > max) {
+      throw new ConfigError(name, `must be a number from ${min} to ${max} (got "${value}")`);
+    }
+    return parsed;
+  }
+
+  int(name: string, fallback: number, min: number, max: number): number {
+    const value = this.optionalString(name);
+    if (value === undefined) return fallback;
+    if (!/^-?\d+$/.test(value)) throw new ConfigError(name, `must be a whole number (got "${value}")`);
+    return this.number(name, fallback, min, max);
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const value = this.optionalString(name)?.toLowerCase();
+    if (value === undefined) return fallback;
+    if (['true', '1', 'yes', 'on'].includes(value)) return true;
+    if (['false', '0', 'no', 'off'].includes(value)) return false;
+    throw new ConfigError(name, `must be true or false (got "${value}")`);
+  }
+}

@@ -1,0 +1,53 @@
+import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { DataSource } from 'typeorm';
+import { Public } from '../common/auth/auth.decorators';
+import { REDIS_CLIENT, RedisClient } from '../common/redis/redis.module';
+
+type CheckResult = 'up' | 'down';
+
+@ApiTags('health')
+@Public()
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(REDIS_CLIENT) private readonly redis: RedisClient,
+  ) {}
+
+  @Get('live')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Liveness: the process is serving requests' })
+  @ApiOkResponse({ schema: { example: { status: 'ok' } } })
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @ApiOperation({ summary: 'Readiness: the database (and Redis, when configured) answer' })
+  @ApiOkResponse({ schema: { example: { status: 'ok', checks: { database: 'up', redis: 'up' } } } })
+  @ApiServiceUnavailableResponse({ schema: { example: { status: 'unavailable', checks: { database: 'down' } } } })
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<{ status: string; checks: Record<string, CheckResult> }> {
+    const checks: Record<string, CheckResult> = { database: await this.check(() => this.dataSource.query('SELECT 1')) };
+    if (this.redis) checks.redis = await this.check(() => this.redis!.ping());
+    const ok = Object.values(checks).every((c) => c === 'up');
+    void reply.status(ok ? 200 : 503);
+    return { status: ok ? 'ok' : 'unavailable', checks };
+  }
+
+  private async check(probe: () => Promise<unknown>): Promise<CheckResult> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timeout')), 2000);
+    });
+    try {
+      await Promise.race([probe(), timeout]);
+      return 'up';
+    } catch {
+      return 'down';
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

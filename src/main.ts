@@ -1,0 +1,59 @@
+import 'reflect-metadata';
+import { createApp } from './bootstrap/create-app';
+import { provisionDatabase } from './bootstrap/provision-database';
+import { createRootLogger } from './common/logging/logger';
+import { AppConfig, ConfigError } from './config/app-config';
+
+async function main(): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = AppConfig.fromEnv();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createRootLogger(config.logLevel);
+  if (config.jwtSecretGenerated) {
+    logger.warn('JWT_SECRET is not set: using a random secret, so tokens do not survive a restart or work across instances');
+  }
+
+  const database = await provisionDatabase(config, logger);
+  let app: Awaited<ReturnType<typeof createApp>>;
+  try {
+    app = await createApp(database.config, { logger });
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    logger.fatal({ err }, 'Start-up failed');
+    await database.stop().catch(() => undefined);
+    process.exit(1);
+  }
+  logger.info(`Listening on http://${config.host}:${config.port} (API /api/v1, docs /docs)`);
+
+  let stopping = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'Shutting down: finishing in-flight requests');
+    const deadline = setTimeout(() => {
+      logger.error('Shutdown timed out; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    deadline.unref();
+    try {
+      await app.close();
+      await database.stop();
+      logger.info('Shutdown complete');
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, 'Shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+void main();

@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { AccessTokenVerifier } from '../../../common/auth/access-token-verifier';
+import { AuthenticatedUser } from '../../../common/auth/authenticated-user';
+import { UsersService } from '../../users/users.service';
+import { AuthError } from '../auth.errors';
+import { TokenService } from './token.service';
+
+/**
+ * The one verifier for HTTP and WebSocket: a valid HS256 access token whose user still exists, is
+ * active and is not blocked. The role comes from the user's current state, not the token.
+ */
+@Injectable()
+export class JwtAccessTokenVerifier extends AccessTokenVerifier {
+  constructor(
+    private readonly tokens: TokenService,
+    private readonly users: UsersService,
+  ) {
+    super();
+  }
+
+  async verify(token: string): Promise<AuthenticatedUser> {
+    const { userId } = this.tokens.verifyAccess(token);
+    const state = await this.users.getAuthState(userId);
+    if (!state) throw new AuthError('INVALID_ACCESS_TOKEN');
+    if (state.isBlocked) throw new AuthError('ACCOUNT_BLOCKED');
+    if (!state.isActive) throw new AuthError('ACCOUNT_NOT_ACTIVE');
+    return { id: state.id, role: state.role, isRegistered: state.isRegistered };
+  }
+}

@@ -1,0 +1,116 @@
+import { createHash, createSecretKey, KeyObject, randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { JwtModuleOptions, JwtService } from '@nestjs/jwt';
+import type { UserRole } from '../../../common/auth/authenticated-user';
+import { AppConfig } from '../../../config/app-config';
+import { AuthError } from '../auth.errors';
+
+export interface TokenPair {
+  access_token: string;
+  refresh_token: string;
+  token_type: 'bearer';
+  /** Access token lifetime in seconds. */
+  expires_in: number;
+}
+
+export interface IssuedTokens {
+  pair: TokenPair;
+  /** What to store: the refresh token itself never is. */
+  refreshTokenHash: string;
+}
+
+interface AccessClaims {
+  sub: string;
+  role: UserRole;
+  type: 'access';
+  iat: number;
+  exp: number;
+}
+
+interface RefreshClaims {
+  sub: string;
+  type: 'refresh';
+  jti: string;
+  iat: number;
+  exp: number;
+}
+
+/**
+ * HS256 only, with the secret as a KeyObject: jsonwebtoken is far slower with a string secret
+ * (node-jsonwebtoken #966, #1046), and verification runs on every authenticated request.
+ */
+export function jwtModuleOptions(config: AppConfig): JwtModuleOptions {
+  const key: KeyObject = createSecretKey(Buffer.from(config.jwtSecret, 'utf8'));
+  return {
+    secretOrKeyProvider: () => key,
+    signOptions: { algorithm: 'HS256' },
+    verifyOptions: { algorithms: ['HS256'] },
+  };
+}
+
+/** Signs and checks the JWTs of CONTRACT.md section 3. */
+@Injectable()
+export class TokenService {
+  private readonly accessTtlSeconds: number;
+  private readonly refreshTtlSeconds: number;
+
+  constructor(
+    private readonly jwt: JwtService,
+    config: AppConfig,
+  ) {
+    this.accessTtlSeconds = config.jwtAccessTtlMinutes * 60;
+    this.refreshTtlSeconds = config.jwtRefreshTtlDays * 24 * 60 * 60;
+  }
+
+  issue(user: { id: number; role: UserRole }): IssuedTokens {
+    const iat = Math.floor(Date.now() / 1000);
+    const access: AccessClaims = { sub: String(user.id), role: user.role, type: 'access', iat, exp: iat + this.accessTtlSeconds };
+    const refresh: RefreshClaims = {
+      sub: String(user.id),
+      type: 'refresh',
+      jti: randomUUID(),
+      iat,
+      exp: iat + this.refreshTtlSeconds,
+    };
+    const refreshToken = this.jwt.sign(refresh);
+    return {
+      pair: {
+        access_token: this.jwt.sign(access),
+        refresh_token: refreshToken,
+        token_type: 'bearer',
+        expires_in: this.accessTtlSeconds,
+      },
+      refreshTokenHash: TokenService.hash(refreshToken),
+    };
+  }
+
+  /** The user id and role of a valid access token; INVALID_ACCESS_TOKEN otherwise. */
+  verifyAccess(token: string): { userId: number; role: UserRole } {
+    const claims = this.decode<AccessClaims>(token);
+    if (!claims || claims.type !== 'access' || !isUserId(claims.sub)) throw new AuthError('INVALID_ACCESS_TOKEN');
+    return { userId: Number(claims.sub), role: claims.role };
+  }
+
+  /** The user id of a valid refresh token; INVALID_REFRESH_TOKEN otherwise. */
+  verifyRefresh(token: string): { userId: number } {
+    const claims = this.decode<RefreshClaims>(token);
+    if (!claims || claims.type !== 'refresh' || !isUserId(claims.sub)) throw new AuthError('INVALID_REFRESH_TOKEN');
+    return { userId: Number(claims.sub) };
+  }
+
+  static hash(token: string): string {
+    return createHash('sha256').update(token).digest('hex');
+  }
+
+  private decode<T extends object>(token: string): T | undefined {
+    try {
+      return this.jwt.verify<T>(token);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function isUserId(sub: unknown): sub is string {
+  return typeof sub === 'string' && /^[1-9]\d{0,9}$/.test(sub);
+}

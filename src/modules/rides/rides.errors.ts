@@ -1,0 +1,30 @@
+import { DomainError } from '../../common/errors/domain.error';
+
+export type RideErrorCode =
+  | 'RIDE_NOT_FOUND'
+  | 'CATEGORY_NOT_FOUND'
+  | 'PROMO_NOT_FOUND'
+  | 'ACTIVE_RIDE_EXISTS'
+  | 'RIDE_NOT_REQUESTED'
+  | 'INVALID_STATUS_TRANSITION'
+  | 'RIDE_NOT_CANCELLABLE'
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'INVALID_RIDE_REQUEST';
+
+export const RIDE_MESSAGES: Record<RideErrorCode, string> = {
+  RIDE_NOT_FOUND: 'Ride not found',
+  CATEGORY_NOT_FOUND: 'Vehicle category not found',
+  PROMO_NOT_FOUND: 'Promo code not found',
+  ACTIVE_RIDE_EXISTS: 'You already have a ride in progress',
+  RIDE_NOT_REQUESTED: 'Ride is no longer open for bids',
+  INVALID_STATUS_TRANSITION: 'This status change is not allowed for the ride',
+  RIDE_NOT_CANCELLABLE: 'Ride can no longer be cancelled',
+  IDEMPOTENCY_KEY_REUSED: 'Idempotency-Key was already used with a different request body',
+  INVALID_RIDE_REQUEST: 'Invalid ride request',
+};
+
+export class RideError extends DomainError<RideErrorCode> {
+  constructor(code: RideErrorCode, message: string = RIDE_MESSAGES[code]) {
+    super(code, message);
+  }
+}

@@ -1,0 +1,83 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { UserRole } from '../../../common/auth/authenticated-user';
+
+@Entity({ name: 'users' })
+export class UserEntity {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  /** Always `+` and digits. */
+  @Column({ type: 'varchar', length: 20, nullable: true, unique: true })
+  phone!: string | null;
+
+  /** Always trimmed and lower-cased. */
+  @Column({ type: 'varchar', length: 254, nullable: true, unique: true })
+  email!: string | null;
+
+  @Column({ name: 'first_name', type: 'varchar', length: 100, nullable: true })
+  firstName!: string | null;
+
+  @Column({ name: 'last_name', type: 'varchar', length: 100, nullable: true })
+  lastName!: string | null;
+
+  @Column({ type: 'varchar', length: 16, default: 'passenger' })
+  role!: UserRole;
+
+  @Column({ name: 'is_verified', type: 'boolean', default: false })
+  isVerified!: boolean;
+
+  @Column({ name: 'is_phone_verified', type: 'boolean', default: false })
+  isPhoneVerified!: boolean;
+
+  @Column({ name: 'is_email_verified', type: 'boolean', default: false })
+  isEmailVerified!: boolean;
+
+  @Column({ name: 'is_active', type: 'boolean', default: true })
+  isActive!: boolean;
+
+  @Column({ name: 'is_blocked', type: 'boolean', default: false })
+  isBlocked!: boolean;
+
+  /** The account-completed marker: set by a successful registration, blocks a second one. */
+  @Column({ name: 'is_registered', type: 'boolean', default: false })
+  isRegistered!: boolean;
+
+  @Column({ name: 'registered_at', type: 'timestamptz', nullable: true })
+  registeredAt!: Date | null;
+
+  @Column({ name: 'device_token', type: 'varchar', length: 512, nullable: true })
+  deviceToken!: string | null;
+
+  @Column({ name: 'profile_picture', type: 'varchar', length: 512, nullable: true })
+  profilePicture!: string | null;
+
+  /** SHA-256 of the current OTP; the code itself is never stored. */
+  @Column({ name: 'otp_code_hash', type: 'varchar', length: 128, nullable: true })
+  otpCodeHash!: string | null;
+
+  @Column({ name: 'otp_expires_at', type: 'timestamptz', nullable: true })
+  otpExpiresAt!: Date | null;
+
+  @Column({ name: 'otp_failed_attempts', type: 'int', default: 0 })
+  otpFailedAttempts!: number;
+
+  /** When verify-otp last succeeded; consumed by the next login (CONTRACT.md "Login needs proof"). */
+  @Column({ name: 'otp_verified_at', type: 'timestamptz', nullable: true })
+  otpVerifiedAt!: Date | null;
+
+  /** SHA-256 of the single valid refresh token. */
+  @Column({ name: 'refresh_token_hash', type: 'varchar', length: 128, nullable: true })
+  refreshTokenHash!: string | null;
+
+  @Column({ name: 'last_login_at', type: 'timestamptz', nullable: true })
+  lastLoginAt!: Date | null;
+
+  @Column({ name: 'login_count', type: 'int', default: 0 })
+  loginCount!: number;
+
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
+  createdAt!: Date;
+
+  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
+  updatedAt!: Date;
+}
