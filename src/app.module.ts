@@ -12,6 +12,7 @@ import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { RidesModule } from './modules/rides/rides.module';
+import { WalletsModule } from './modules/wallets/wallets.module';
 
 @Module({})
 export class AppModule {
@@ -26,6 +27,7 @@ export class AppModule {
         HealthModule,
         AuthModule,
         RidesModule,
+        WalletsModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

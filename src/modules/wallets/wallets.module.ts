@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { LedgerEntryEntity } from './entities/ledger-entry.entity';
+import { WalletEntity } from './entities/wallet.entity';
+import { WalletsController } from './wallets.controller';
+import { WalletsRepository } from './wallets.repository';
+import { WalletsService } from './wallets.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([WalletEntity, LedgerEntryEntity])],
+  controllers: [WalletsController],
+  providers: [WalletsRepository, WalletsService],
+  exports: [WalletsService],
+})
+export class WalletsModule {}

@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { LedgerEntryKind } from './entities/ledger-entry.entity';
+import { WalletKind } from './entities/wallet.entity';
+
+export interface WalletRow {
+  id: number;
+  userId: number | null;
+  kind: WalletKind;
+  currency: string;
+  balanceMinor: number;
+  updatedAt: Date;
+}
+
+export interface NewLedgerEntry {
+  walletId: number;
+  amountMinor: number;
+  kind: LedgerEntryKind;
+  rideId?: string | null;
+  reason?: string | null;
+}
+
+const WALLET_COLUMNS = `id, user_id AS "userId", kind, currency, balance_minor AS "balanceMinor", updated_at AS "updatedAt"`;
+
+@Injectable()
+export class WalletsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private m(manager?: EntityManager): EntityManager {
+    return manager ?? this.dataSource.manager;
+  }
+
+  async insertForUser(userId: number, currency: string, manager?: EntityManager): Promise<void> {
+    await this.m(manager).query(
+      `INSERT INTO wallets (user_id, kind, currency) VALUES ($1, 'user', $2) ON CONFLICT (user_id) DO NOTHING`,
+      [userId, currency],
+    );
+  }
+
+  async findByUserId(userId: number, manager?: EntityManager): Promise<WalletRow | undefined> {
+    const rows: WalletRow[] = await this.m(manager).query(`SELECT ${WALLET_COLUMNS} FROM wallets WHERE user_id = $1`, [userId]);
+    return rows[0];
+  }
+
+  /** Locks the users' wallets in id order (a fixed order, so two transfers never deadlock). */
+  async lockByUserIds(userIds: number[], manager: EntityManager): Promise<WalletRow[]> {
+    return manager.query(`SELECT ${WALLET_COLUMNS} FROM wallets WHERE user_id = ANY($1::int[]) ORDER BY id FOR UPDATE`, [userIds]);
+  }
+
+  /** The platform or external account, created on first use. */
+  async findOrCreateSystemWallet(kind: 'platform' | 'external', currency: string, manager: EntityManager): Promise<number> {
+    await manager.query(
+      `INSERT INTO wallets (kind, currency) VALUES ($1, $2) ON CONFLICT (kind) WHERE kind IN ('platform', 'external') DO NOTHING`,
+      [kind, currency],
+    );
+    const rows: Array<{ id: number }> = await manager.query(`SELECT id FROM wallets WHERE kind = $1`, [kind]);
+    return rows[0]!.id;
+  }
+
+  /** Writes one balanced transfer: the entries and the matching balance changes. */
+  async recordTransfer(transferId: string, entries: NewLedgerEntry[], manager: EntityManager): Promise<void> {
+    const values: unknown[] = [];
+    const tuples = entries.map((e, i) => {
+      values.push(e.walletId, transferId, e.amountMinor, e.kind, e.rideId ?? null, e.reason ?? null);
+      const o = i * 6;
+      return `($${o + 1}, $${o + 2}, $${o + 3}, $${o + 4}, $${o + 5}, $${o + 6})`;
+    });
+    await manager.query(
+      `INSERT INTO wallet_ledger_entries (wallet_id, transfer_id, amount_minor, kind, ride_id, reason) VALUES ${tuples.join(', ')}`,
+      values,
+    );
+    for (const e of entries) {
+      await manager.query(`UPDATE wallets SET balance_minor = balance_minor + $2, updated_at = now() WHERE id = $1`, [
+        e.walletId,
+        e.amountMinor,
+      ]);
+    }
+  }
+
+  async runInTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+}
