@@ -20,7 +20,8 @@ export function buildDataSourceOptions(url: string, poolSize = 10): DataSourceOp
     migrationsTableName: 'schema_migrations',
     synchronize: false,
     migrationsRun: false,
-    logging: ['error'],
+    // Failed queries surface as exceptions and are logged (once) where they are handled.
+    logging: false,
     extra: {
       max: poolSize,
       connectionTimeoutMillis: 5000,
