@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { WsAdapter } from '@nestjs/platform-ws';
-import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, LogController } from 'fastify';
+import { FastifyInstance, FastifyReply, FastifyRequest, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../app.module';
-import { describeFrameworkError, errorBody } from '../common/http/error-body';
 import { createValidationPipe } from '../common/http/validation.pipe';
 import { createRootLogger, PinoNestLogger, requestLogContext } from '../common/logging/logger';
 import { AppConfig } from '../config/app-config';
@@ -18,6 +18,8 @@ export interface CreateAppOptions {
   logger?: Logger;
   /** Mount Swagger UI and /docs-json (default true). */
   openApi?: boolean;
+  /** Extra modules mounted beside AppModule (tests use it for probe controllers). */
+  modules?: Array<Type | DynamicModule>;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -33,7 +35,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     logController: new OneLineLogController({ requestIdLogLabel: 'request_id' }),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
-    requestIdHeader: 'x-request-id',
+    // genReqId reads x-request-id itself so that an unusable value is replaced, not trusted.
+    requestIdHeader: false,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -44,11 +47,15 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   });
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
   installRequestHooks(fastify);
+  installJsonOnlyBodyParsing(fastify);
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+  const root = options.modules?.length ? withExtraModules(AppModule.forRoot(config), options.modules) : AppModule.forRoot(config);
+  const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
     logger: new PinoNestLogger(logger),
     bufferLogs: false,
     abortOnError: false,
+    // Body parsing is ours (installJsonOnlyBodyParsing): JSON only, and an empty body means "no body".
+    bodyParser: false,
   });
   app.setGlobalPrefix('api/v1', { exclude: ['health/live', 'health/ready'] });
   app.useGlobalPipes(createValidationPipe());
@@ -80,14 +87,31 @@ function installRequestHooks(fastify: FastifyInstance): void {
     void reply.header('x-request-id', request.id);
     requestLogContext.run(request.log as Logger, done);
   });
-  // Errors Fastify raises before Nest sees the request (body parsing, size limits) get the contract's shape too.
-  fastify.setErrorHandler((error: FastifyError, request, reply) => {
-    const known = describeFrameworkError(error);
-    if (known) {
-      void reply.status(known.status).send(errorBody(known.status, known.message));
+  // No setErrorHandler here: Nest installs its own at init (the exception layer), which hands every
+  // Fastify error (bad JSON, body too large, bad media type) to AllExceptionsFilter as an
+  // HttpException whose `cause` is the Fastify error; the filter renders it in the contract's shape.
+}
+
+/**
+ * The API speaks JSON only: other media types get 415 instead of reaching a handler as a string or
+ * form. Mobile HTTP clients often send `Content-Type: application/json` with an empty body on
+ * body-less POSTs (logout, accept); that is treated as no body rather than as malformed JSON.
+ */
+function installJsonOnlyBodyParsing(fastify: FastifyInstance): void {
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeContentTypeParser('text/plain');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') {
+      done(null, undefined);
       return;
     }
-    request.log.error({ err: error }, 'Unhandled error');
-    void reply.status(500).send({ ...errorBody(500, `Internal server error (correlation id ${request.id})`), correlation_id: request.id });
+    parseJson(request, text, done);
   });
+}
+
+function withExtraModules(appModule: DynamicModule, extra: Array<Type | DynamicModule>): DynamicModule {
+  @Module({})
+  class AppWithExtrasModule {}
+  return { module: AppWithExtrasModule, imports: [appModule, ...extra] };
 }

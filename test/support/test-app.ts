@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { DataSource } from 'typeorm';
-import { createApp } from '../../src/bootstrap/create-app';
+import { createApp, CreateAppOptions } from '../../src/bootstrap/create-app';
 import { AppConfig } from '../../src/config/app-config';
 import { createTestDatabase } from './test-database';
 
@@ -39,6 +39,8 @@ export interface StartTestAppOptions {
   env?: Record<string, string | undefined>;
   /** Reuse a database (for several instances sharing one); a new one is created otherwise. */
   databaseUrl?: string;
+  /** Extra Nest modules mounted beside AppModule (probe controllers for framework-level tests). */
+  modules?: CreateAppOptions['modules'];
 }
 
 /** Boots the real application on a real port against its own database cloned from the template. */
@@ -47,7 +49,7 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
   const databaseUrl = options.databaseUrl ?? database!.url;
   const env: Record<string, string | undefined> = { ...TEST_ENV, DATABASE_URL: databaseUrl, ...options.env };
   const config = AppConfig.fromEnv(env);
-  const app = await createApp(config);
+  const app = await createApp(config, { modules: options.modules });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -36,6 +36,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     } else if (exception instanceof ValidationFailedException) {
       return { body: errorBody(400, exception.summary, exception.details) };
     } else if (exception instanceof HttpException) {
+      // Nest's exception layer wraps Fastify's own 4xx errors (bad JSON, body too large, bad media
+      // type) in an HttpException whose cause is the original: its message is Fastify's, ours is better.
+      const framework = describeFrameworkError(exception.cause);
+      if (framework) return { body: errorBody(framework.status, framework.message) };
       const status = exception.getStatus();
       if (status < 500) return { body: errorBody(status, httpMessage(exception)) };
     } else {

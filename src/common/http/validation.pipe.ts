@@ -1,4 +1,4 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 
 export interface FieldProblem {
   field: string;
@@ -30,9 +30,25 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
   return problems;
 }
 
+/**
+ * A JSON body that is an array, a string or a number cannot be a DTO: left to class-transformer,
+ * an array would be validated element-wise or slip through an all-optional DTO. `null` and an
+ * absent body are validated as `{}`, so required fields are reported by name.
+ */
+class AppValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body' && metadata.data === undefined && this.toValidate(metadata)) {
+      if (value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value))) {
+        throw new ValidationFailedException([{ field: 'body', message: 'Request body must be a JSON object' }]);
+      }
+    }
+    return super.transform(value, metadata);
+  }
+}
+
 /** whitelist + forbidNonWhitelisted: CONTRACT.md says unknown fields are rejected, never stored. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new AppValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
