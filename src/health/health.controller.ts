@@ -3,9 +3,11 @@ import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } f
 import type { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';
 import { Public } from '../common/auth/auth.decorators';
+import { ErrorBody, errorBody } from '../common/http/error-body';
 import { REDIS_CLIENT, RedisClient } from '../common/redis/redis.module';
 
 type CheckResult = 'up' | 'down';
+type ReadyBody = { status: 'ok' | 'unavailable'; checks: Record<string, CheckResult> } & Partial<ErrorBody>;
 
 @ApiTags('health')
 @Public()
@@ -27,13 +29,26 @@ export class HealthController {
   @Get('ready')
   @ApiOperation({ summary: 'Readiness: the database (and Redis, when configured) answer' })
   @ApiOkResponse({ schema: { example: { status: 'ok', checks: { database: 'up', redis: 'up' } } } })
-  @ApiServiceUnavailableResponse({ schema: { example: { status: 'unavailable', checks: { database: 'down' } } } })
-  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<{ status: string; checks: Record<string, CheckResult> }> {
+  @ApiServiceUnavailableResponse({
+    description: 'A dependency is down: the error shape plus the checks',
+    schema: {
+      example: {
+        statusCode: 503,
+        error: 'Service Unavailable',
+        message: 'Not ready: database is down',
+        status: 'unavailable',
+        checks: { database: 'down' },
+      },
+    },
+  })
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadyBody> {
     const checks: Record<string, CheckResult> = { database: await this.check(() => this.dataSource.query('SELECT 1')) };
     if (this.redis) checks.redis = await this.check(() => this.redis!.ping());
-    const ok = Object.values(checks).every((c) => c === 'up');
-    void reply.status(ok ? 200 : 503);
-    return { status: ok ? 'ok' : 'unavailable', checks };
+    const down = Object.keys(checks).filter((name) => checks[name] === 'down');
+    if (down.length === 0) return { status: 'ok', checks };
+    void reply.status(503);
+    // A 503 is an error response like any other, so it carries the contract's error shape too.
+    return { ...errorBody(503, `Not ready: ${down.join(' and ')} ${down.length > 1 ? 'are' : 'is'} down`), status: 'unavailable', checks };
   }
 
   private async check(probe: () => Promise<unknown>): Promise<CheckResult> {
