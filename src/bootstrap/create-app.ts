@@ -70,13 +70,23 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   return app;
 }
 
-/** One access-log line per request (Fastify's default is two), written when the response is sent. */
+const SLOW_REQUEST_MS = 1000;
+
+/**
+ * One access-log line per request (Fastify's default is two), written when the response is sent.
+ * Fast successes log at debug: at info level a line per heartbeat would cost the hot paths a large
+ * share of their throughput. Client errors log at info, slow requests at warn; server errors are
+ * logged in full by the exception filter.
+ */
 class OneLineLogController extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(_err: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    request.log.info(
-      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+    const ms = reply.elapsedTime;
+    const level = ms >= SLOW_REQUEST_MS ? 'warn' : reply.statusCode >= 400 ? 'info' : 'debug';
+    if (!request.log.isLevelEnabled(level)) return;
+    request.log[level](
+      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(ms) },
       'request completed',
     );
   }
