@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { createApp } from './bootstrap/create-app';
 import { provisionDatabase } from './bootstrap/provision-database';
-import { createRootLogger } from './common/logging/logger';
+import { createRootLogger, flushLogs } from './common/logging/logger';
 import { AppConfig, ConfigError } from './config/app-config';
 
 async function main(): Promise<void> {
@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
     logger.fatal({ err }, 'Start-up failed');
+    flushLogs(logger);
     await database.stop().catch(() => undefined);
     process.exit(1);
   }
@@ -46,9 +47,11 @@ async function main(): Promise<void> {
       await app.close();
       await database.stop();
       logger.info('Shutdown complete');
+      flushLogs(logger);
       process.exit(0);
     } catch (err) {
       logger.error({ err }, 'Shutdown failed');
+      flushLogs(logger);
       process.exit(1);
     }
   };

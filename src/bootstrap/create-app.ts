@@ -84,8 +84,9 @@ class OneLineLogController extends LogController {
   override requestCompleted(_err: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const ms = reply.elapsedTime;
     const level = ms >= SLOW_REQUEST_MS ? 'warn' : reply.statusCode >= 400 ? 'info' : 'debug';
-    if (!request.log.isLevelEnabled(level)) return;
-    request.log[level](
+    const log = request.log as Logger;
+    if (!log.isLevelEnabled(level)) return;
+    log[level](
       { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(ms) },
       'request completed',
     );
