@@ -11,6 +11,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { AuthModule } from './modules/auth/auth.module';
+import { RealtimeModule } from './modules/realtime/realtime.module';
 import { RidesModule } from './modules/rides/rides.module';
 import { WalletsModule } from './modules/wallets/wallets.module';
 
@@ -27,6 +28,7 @@ export class AppModule {
         HealthModule,
         AuthModule,
         RidesModule,
+        RealtimeModule,
         WalletsModule,
       ],
       providers: [

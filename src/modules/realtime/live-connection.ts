@@ -1,0 +1,103 @@
+import { WebSocket } from 'ws';
+import { AuthenticatedUser } from '../../common/auth/authenticated-user';
+import { WsCloseCode, WsCloseCodeValue } from './realtime.errors';
+
+export interface ConnectionLimits {
+  maxMessagesPerSecond: number;
+  maxBufferedBytes: number;
+}
+
+/** What to do with one incoming frame, from the connection's rate limit. */
+export type Admission = 'accept' | 'reject' | 'drop' | 'close';
+
+/** Frames queued before the snapshot is sent; more than this and the connection is not worth keeping. */
+const MAX_QUEUED_FRAMES = 256;
+/** A flood this many times over the limit within one second closes the connection. */
+const FLOOD_FACTOR = 3;
+/** How long a slow consumer gets to take its close frame before the socket is destroyed. */
+const CLOSE_GRACE_MS = 1000;
+
+/**
+ * One client socket and its state. Frames for it wait in a small queue until the snapshot has gone
+ * out, so `ride_snapshot` is always the first message and no event published meanwhile is lost.
+ * Every write checks the socket's send buffer: a client that stops reading is closed instead of
+ * letting the buffer grow without bound.
+ */
+export class LiveConnection {
+  user: AuthenticatedUser | null = null;
+  /** Cleared at each protocol ping, set again by the pong (or any frame). */
+  alive = true;
+  private opened = false;
+  private closing = false;
+  private queued: string[] = [];
+  private windowStartedAt = 0;
+  private windowCount = 0;
+
+  constructor(
+    readonly socket: WebSocket,
+    private readonly limits: ConnectionLimits,
+  ) {}
+
+  get isClosing(): boolean {
+    return this.closing || this.socket.readyState !== WebSocket.OPEN;
+  }
+
+  /** Sends the first message (the snapshot), then whatever was queued behind it. */
+  open(firstFrame: string): void {
+    if (this.opened || this.isClosing) return;
+    this.opened = true;
+    this.write(firstFrame);
+    const queued = this.queued;
+    this.queued = [];
+    for (const frame of queued) this.write(frame);
+  }
+
+  send(frame: string): void {
+    if (this.isClosing) return;
+    if (this.opened) {
+      this.write(frame);
+    } else if (this.queued.length < MAX_QUEUED_FRAMES) {
+      this.queued.push(frame);
+    } else {
+      this.close(WsCloseCode.SLOW_CONSUMER, 'Too many pending messages');
+    }
+  }
+
+  /** Fixed one-second window: the first frame over the limit is answered, the rest dropped; a flood closes. */
+  admit(now = Date.now()): Admission {
+    if (now - this.windowStartedAt >= 1000) {
+      this.windowStartedAt = now;
+      this.windowCount = 0;
+    }
+    this.windowCount += 1;
+    const max = this.limits.maxMessagesPerSecond;
+    if (this.windowCount <= max) return 'accept';
+    if (this.windowCount === max + 1) return 'reject';
+    return this.windowCount > max * FLOOD_FACTOR ? 'close' : 'drop';
+  }
+
+  close(code: WsCloseCodeValue, reason: string): void {
+    if (this.closing) return;
+    this.closing = true;
+    this.queued = [];
+    if (this.socket.readyState === WebSocket.CLOSED) return;
+    // Close reasons are limited to 123 bytes by the protocol.
+    this.socket.close(code, Buffer.from(reason).subarray(0, 123).toString());
+    // The close frame waits behind whatever the client has not read; do not wait for it long.
+    setTimeout(() => this.socket.terminate(), CLOSE_GRACE_MS).unref();
+  }
+
+  terminate(): void {
+    this.closing = true;
+    this.queued = [];
+    this.socket.terminate();
+  }
+
+  private write(frame: string): void {
+    if (this.socket.bufferedAmount + frame.length > this.limits.maxBufferedBytes) {
+      this.close(WsCloseCode.SLOW_CONSUMER, 'Client is not reading its messages fast enough');
+      return;
+    }
+    this.socket.send(frame);
+  }
+}
