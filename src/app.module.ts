@@ -11,6 +11,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { AuthModule } from './modules/auth/auth.module';
+import { DriversModule } from './modules/drivers/drivers.module';
 import { RealtimeModule } from './modules/realtime/realtime.module';
 import { RidesModule } from './modules/rides/rides.module';
 import { WalletsModule } from './modules/wallets/wallets.module';
@@ -28,6 +29,7 @@ export class AppModule {
         HealthModule,
         AuthModule,
         RidesModule,
+        DriversModule,
         RealtimeModule,
         WalletsModule,
       ],

@@ -1,0 +1,33 @@
+import type { JsonObject } from '../../common/events/domain-events';
+import type { DriverRow, PendingLocation } from './drivers.repository';
+
+/** The driver profile of CONTRACT.md 4a; `latest` (the heartbeat not yet flushed) wins over the row. */
+export function driverProfileToJson(row: DriverRow, latest?: PendingLocation): JsonObject {
+  const location = latest
+    ? { latitude: latest.latitude, longitude: latest.longitude, heading: latest.heading, speed: latest.speed, accuracy: latest.accuracy }
+    : row.last_latitude === null || row.last_longitude === null
+      ? null
+      : {
+          latitude: row.last_latitude,
+          longitude: row.last_longitude,
+          heading: row.last_heading,
+          speed: row.last_speed,
+          accuracy: row.last_accuracy,
+        };
+  const at = latest ? latest.at : row.last_location_at;
+  return {
+    user_id: row.user_id,
+    status: row.status,
+    is_online: row.is_online,
+    vehicle_category_id: row.vehicle_category_id,
+    vehicle_make: row.vehicle_make,
+    vehicle_model: row.vehicle_model,
+    vehicle_plate: row.vehicle_plate,
+    vehicle_color: row.vehicle_color,
+    vehicle_year: row.vehicle_year,
+    license_number: row.license_number,
+    rating: Number(row.rating),
+    last_location: location,
+    last_location_at: at ? new Date(at).toISOString() : null,
+  };
+}

@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { CommonError } from '../../common/errors/common.errors';
+import type { GeoPoint } from '../../common/events/domain-events';
+import { VehicleCategoriesService } from '../rides/vehicle-categories.service';
+import { DriverApprovalStatus, DriverProfileChanges, DriverRow, DriversRepository } from './drivers.repository';
+import { DriverError } from './drivers.errors';
+
+const CACHE_MS = 2000;
+const MAX_CACHED = 100_000;
+const APPROVAL_STATUSES: readonly string[] = ['approved', 'rejected', 'suspended'];
+
+/**
+ * Driver records: profile, availability, operator approval and the queries other modules need
+ * (who is online near a pickup, lock a driver while assigning a ride).
+ */
+@Injectable()
+export class DriversService {
+  /** Hot paths (nearby, heartbeat) need status and category; a short cache keeps them off the database. */
+  private readonly cache = new Map<number, { row: DriverRow | undefined; expiresAt: number }>();
+
+  constructor(
+    private readonly drivers: DriversRepository,
+    private readonly categories: VehicleCategoriesService,
+  ) {}
+
+  async getDriver(userId: number): Promise<DriverRow> {
+    const row = await this.drivers.findByUserId(userId);
+    if (!row) throw new DriverError('DRIVER_NOT_FOUND');
+    this.remember(userId, row);
+    return row;
+  }
+
+  /** The driver record, at most CACHE_MS old (changes made on this instance show at once). */
+  async getDriverCached(userId: number): Promise<DriverRow> {
+    const hit = this.cache.get(userId);
+    if (hit && hit.expiresAt > Date.now()) {
+      if (!hit.row) throw new DriverError('DRIVER_NOT_FOUND');
+      return hit.row;
+    }
+    const row = await this.drivers.findByUserId(userId);
+    this.remember(userId, row);
+    if (!row) throw new DriverError('DRIVER_NOT_FOUND');
+    return row;
+  }
+
+  async updateProfile(userId: number, changes: DriverProfileChanges): Promise<DriverRow> {
+    if (changes.vehicle_category_id !== undefined && changes.vehicle_category_id !== null) {
+      if (!(await this.categories.findActive(changes.vehicle_category_id))) {
+        throw CommonError.validation('vehicle_category_id', 'vehicle_category_id does not name an active vehicle category');
+      }
+    }
+    const row = await this.drivers.updateProfile(userId, changes);
+    if (!row) throw new DriverError('DRIVER_NOT_FOUND');
+    this.remember(userId, row);
+    return row;
+  }
+
+  /** Only approved drivers may go online; going offline is always allowed. */
+  async setOnline(userId: number, isOnline: boolean): Promise<DriverRow> {
+    if (isOnline) {
+      const current = await this.getDriver(userId);
+      if (current.status !== 'approved') throw new DriverError('DRIVER_NOT_APPROVED');
+    }
+    const row = await this.drivers.setOnline(userId, isOnline);
+    if (!row) throw new DriverError('DRIVER_NOT_FOUND');
+    this.remember(userId, row);
+    return row;
+  }
+
+  /** Operator decision (CLI). Rejected and suspended drivers also go offline. */
+  async setApprovalStatus(userId: number, status: 'approved' | 'rejected' | 'suspended'): Promise<DriverRow> {
+    if (!APPROVAL_STATUSES.includes(status)) {
+      throw CommonError.validation('status', 'status must be one of approved, rejected, suspended');
+    }
+    const row = await this.drivers.setApprovalStatus(userId, status as DriverApprovalStatus);
+    if (!row) throw new DriverError('DRIVER_NOT_FOUND');
+    this.remember(userId, row);
+    return row;
+  }
+
+  /**
+   * Approved, online drivers whose vehicle category is the ride's (or who serve every category)
+   * and whose last location is within radiusKm of the point: who receives ride_requested.
+   */
+  findOnlineDriverIdsNear(vehicleCategoryId: number, point: GeoPoint, radiusKm: number): Promise<number[]> {
+    return this.drivers.findOnlineIdsNear(vehicleCategoryId, point, radiusKm);
+  }
+
+  /** Locks the driver's row inside the caller's transaction (bid acceptance serialises per driver). */
+  async lockDriver(userId: number, manager: EntityManager): Promise<DriverRow | undefined> {
+    return this.drivers.lockByUserId(userId, manager);
+  }
+
+  private remember(userId: number, row: DriverRow | undefined): void {
+    if (this.cache.size >= MAX_CACHED) this.cache.clear();
+    this.cache.set(userId, { row, expiresAt: Date.now() + CACHE_MS });
+  }
+}

@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
+import type { JsonObject } from '../../common/events/domain-events';
+import { DriverRideCache, DriverRideRef } from './driver-ride.cache';
+import { RideBidsRepository } from './repositories/ride-bids.repository';
+import { NearbyQuery, RidesRepository } from './repositories/rides.repository';
+import { RideError } from './rides.errors';
+import { bidToJson } from './views/bid-view';
+import { rideToJson } from './views/ride-view';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+export interface ActiveRideSnapshot {
+  ride: JsonObject | null;
+  /** Present for a passenger whose ride is still requested: its pending bids, cheapest first. */
+  bids?: JsonObject[];
+}
+
+export interface RideHistoryPage {
+  items: JsonObject[];
+  page: number;
+  limit: number;
+  total: number;
+}
+
+/** Ride reads (details, active ride, history, nearby) and the read helpers other modules use. */
+@Injectable()
+export class RidesService {
+  constructor(
+    private readonly rides: RidesRepository,
+    private readonly rideBids: RideBidsRepository,
+    private readonly driverRides: DriverRideCache,
+  ) {}
+
+  /**
+   * The user's non-final ride exactly as GET /passenger/rides/active or /driver/rides/active returns
+   * it; the WebSocket gateway sends the same object as ride_snapshot on connect.
+   */
+  async getActiveRideSnapshot(user: AuthenticatedUser): Promise<ActiveRideSnapshot> {
+    if (user.role === 'driver') {
+      const row = await this.rides.findAssignedViewOfDriver(user.id);
+      return { ride: row ? rideToJson(row) : null };
+    }
+    const row = await this.rides.findLiveViewOfPassenger(user.id);
+    if (!row) return { ride: null };
+    if (row.status !== 'requested') return { ride: rideToJson(row) };
+    const bids = await this.rideBids.listForRide(row.id, true);
+    return { ride: rideToJson(row), bids: bids.map(bidToJson) };
+  }
+
+  /** Ride details for its passenger, its driver, or a driver with a pending bid on it; 404 for anyone else. */
+  async getRideFor(rideId: string, user: AuthenticatedUser): Promise<JsonObject> {
+    if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
+    const row = await this.rides.findViewVisibleTo(rideId, user.id);
+    if (!row) throw new RideError('RIDE_NOT_FOUND');
+    return rideToJson(row);
+  }
+
+  /** The ride's bids, cheapest first, for its passenger only (drivers never see competing offers). */
+  async listBidsForPassenger(rideId: string, user: AuthenticatedUser): Promise<JsonObject[]> {
+    if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
+    const ride = await this.rides.findView(rideId);
+    if (!ride || ride.passenger_id !== user.id) throw new RideError('RIDE_NOT_FOUND');
+    return (await this.rideBids.listForRide(rideId, false)).map(bidToJson);
+  }
+
+  async listPassengerHistory(user: AuthenticatedUser, status: string | undefined, page: number, limit: number): Promise<RideHistoryPage> {
+    const { rows, total } = await this.rides.listPassengerHistory(user.id, status, (page - 1) * limit, limit);
+    return { items: rows.map(rideToJson), page, limit, total };
+  }
+
+  /** Requested rides near a point, nearest first, each with distance_km (2 decimals). */
+  async findRequestedNear(query: NearbyQuery): Promise<JsonObject[]> {
+    const rows = await this.rides.findRequestedNear(query);
+    return rows.map((row) => ({ ...rideToJson(row), distance_km: Math.round(Number(row.distance_km) * 100) / 100 }));
+  }
+
+  /** The ride a driver is assigned to, from a cache of at most 2 s (for the location heartbeat). */
+  findAssignedRideOfDriverCached(driverId: number): Promise<DriverRideRef | null> {
+    return this.driverRides.get(driverId);
+  }
+}
