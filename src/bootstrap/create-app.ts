@@ -11,7 +11,7 @@ import { createValidationPipe } from '../common/http/validation.pipe';
 import { createRootLogger, PinoNestLogger, requestLogContext } from '../common/logging/logger';
 import { AppConfig } from '../config/app-config';
 import { migrateAndSeed } from '../database/migrate';
-import { setupOpenApi } from './openapi';
+import { applyRouting, setupOpenApi } from './openapi';
 import { parseClientFrame } from './ws-frames';
 
 export interface CreateAppOptions {
@@ -57,7 +57,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     // Body parsing is ours (installJsonOnlyBodyParsing): JSON only, and an empty body means "no body".
     bodyParser: false,
   });
-  app.setGlobalPrefix('api/v1', { exclude: ['health/live', 'health/ready'] });
+  applyRouting(app);
   app.useGlobalPipes(createValidationPipe());
   app.useWebSocketAdapter(new WsAdapter(app, { messageParser: parseClientFrame }));
   if (options.openApi ?? true) setupOpenApi(app);

@@ -1,21 +1,84 @@
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { AppModule } from '../app.module';
 import { ErrorResponseDto } from '../common/http/error-response.dto';
+import { AppConfig } from '../config/app-config';
+
+export const API_PREFIX = 'api/v1';
+/** Probes stay at the root, where load balancers and orchestrators look for them. */
+export const UNPREFIXED_ROUTES = ['health/live', 'health/ready'];
+
+/** Routing shared by the served app and the offline document export, so both describe the same paths. */
+export function applyRouting(app: NestFastifyApplication): void {
+  app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED_ROUTES });
+}
 
 export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Ride-hailing API')
     .setDescription(
       'OTP sign-in, passenger booking with driver bids, driver operations and live ride events. ' +
-        'Every error has the shape of ErrorResponse. WebSocket: ws://<host>/api/v1/ws/rides/live?token=<access_token>.',
+        'Every error has the shape of ErrorResponseDto. WebSocket: ws://<host>/api/v1/ws/rides/live?token=<access_token>; ' +
+        'messages are {type, ride_id, data, at}.',
     )
     .setVersion('1.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
     .addSecurityRequirements('bearer')
     .build();
-  return SwaggerModule.createDocument(app, config, { extraModels: [ErrorResponseDto] });
+  const document = SwaggerModule.createDocument(app, config, { extraModels: [ErrorResponseDto] });
+  documentCommonErrors(document);
+  return document;
 }
 
 export function setupOpenApi(app: NestFastifyApplication): void {
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs-json' });
+}
+
+/**
+ * The document as `/docs-json` serves it, without a database: preview mode registers the modules
+ * and controllers but calls no provider factory (no connection, no migrations).
+ */
+export async function exportOpenApiDocument(): Promise<OpenAPIObject> {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(AppConfig.fromEnv({})), new FastifyAdapter(), {
+    preview: true,
+    logger: false,
+    abortOnError: false,
+  });
+  try {
+    applyRouting(app);
+    return buildOpenApiDocument(app);
+  } finally {
+    await app.close();
+  }
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'] as const;
+const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponseDto' } } };
+
+/**
+ * Failures every operation shares come from the framework, not the controller (validation, body
+ * parsing, the auth guard, unexpected errors); they are documented here once for all operations.
+ * A response a controller documents itself is kept.
+ */
+function documentCommonErrors(document: OpenAPIObject): void {
+  for (const item of Object.values(document.paths)) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      const responses = operation.responses;
+      const add = (status: string, description: string): void => {
+        responses[status] ??= { description, content: ERROR_CONTENT };
+      };
+      const hasInput = Boolean(operation.requestBody) || Boolean(operation.parameters?.length);
+      if (hasInput) add('400', 'Validation failed (`details` names each field) or malformed JSON');
+      const isPublic = operation.security?.some((requirement) => Object.keys(requirement).length === 0) ?? false;
+      if (!isPublic) add('401', 'Missing, malformed, expired or wrong-type access token');
+      if (operation.requestBody) {
+        add('413', 'Request body is larger than the allowed size');
+        add('415', 'Content-Type is not application/json');
+      }
+      add('500', 'Unexpected failure; the message and `correlation_id` carry the request id');
+    }
+  }
 }

@@ -1,13 +1,19 @@
-import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AuthenticatedUser, UserRole } from './authenticated-user';
 
 export const IS_PUBLIC = 'auth:public';
 export const ROLES = 'auth:roles';
 export const REQUIRES_REGISTRATION = 'auth:requires-registration';
+/** @nestjs/swagger's metadata key behind @ApiSecurity (DECORATORS.API_SECURITY). */
+const SWAGGER_API_SECURITY = 'swagger/apiSecurity';
 
-/** The route needs no access token. */
-export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(IS_PUBLIC, true);
+/**
+ * The route needs no access token. The OpenAPI document says so with the empty requirement `{}`
+ * ("no credentials"), which overrides the document-wide bearer requirement.
+ */
+export const Public = (): MethodDecorator & ClassDecorator =>
+  applyDecorators(SetMetadata(IS_PUBLIC, true), SetMetadata(SWAGGER_API_SECURITY, [{}]));
 
 /** Only these roles may call the route (403 otherwise). */
 export const Roles = (...roles: UserRole[]): MethodDecorator & ClassDecorator => SetMetadata(ROLES, roles);

@@ -1,0 +1,56 @@
+import { exportOpenApiDocument } from '../../src/bootstrap/openapi';
+import { startTestApp, TestApp } from '../support/test-app';
+
+type Operation = { security?: Array<Record<string, unknown>>; responses: Record<string, { content?: unknown }> };
+
+function operations(document: { paths: Record<string, Record<string, Operation>> }): Array<[string, Operation]> {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Operation]),
+  );
+}
+
+describe('OpenAPI document and Swagger UI', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('serves Swagger UI at /docs', async () => {
+    const res = await t.request({ method: 'GET', url: '/docs' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('swagger-ui');
+  });
+
+  it('serves the document at /docs-json with bearer auth declared and public routes marked', async () => {
+    const res = await t.request({ method: 'GET', url: '/docs-json' });
+    expect(res.statusCode).toBe(200);
+    const document = res.json();
+    expect(document.openapi).toMatch(/^3\./);
+    expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(document.security).toEqual([{ bearer: [] }]);
+    expect(document.components.schemas.ErrorResponseDto.required).toEqual(['statusCode', 'error', 'message']);
+
+    const categories = document.paths['/api/v1/rides/categories'].get;
+    expect(categories.security).toEqual([{}]);
+    expect(categories.responses['401']).toBeUndefined();
+    expect(document.paths['/health/live'].get.security).toEqual([{}]);
+  });
+
+  it('documents the shared error responses on every operation, with the error schema', async () => {
+    const document = (await t.request({ method: 'GET', url: '/docs-json' })).json();
+    for (const [name, op] of operations(document)) {
+      expect([name, op.responses['500']?.content]).toEqual([name, { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponseDto' } } }]);
+      const isPublic = op.security?.some((r) => Object.keys(r).length === 0);
+      if (!isPublic) expect([name, Boolean(op.responses['401'])]).toEqual([name, true]);
+    }
+  });
+
+  it('the offline export (npm run openapi) equals the served document, without a database', async () => {
+    const served = (await t.request({ method: 'GET', url: '/docs-json' })).json();
+    const exported = JSON.parse(JSON.stringify(await exportOpenApiDocument()));
+    expect(Object.keys(exported.paths).sort()).toEqual(Object.keys(served.paths).sort());
+    expect(exported).toEqual(served);
+  });
+});
