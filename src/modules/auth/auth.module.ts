@@ -1,14 +1,42 @@
 import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { AccessTokenVerifier } from '../../common/auth/access-token-verifier';
-import { UsersModule } from '../users/users.module';
-import { JwtAccessTokenVerifier } from './services/jwt-access-token.verifier';
-import { jwtModuleOptions, TokenService } from './services/token.service';
+import { RateLimitModule } from '../../common/rate-limit/rate-limit.module';
 import { AppConfig } from '../../config/app-config';
+import { UsersModule } from '../users/users.module';
+import { WalletsModule } from '../wallets/wallets.module';
+import { AuthController } from './auth.controller';
+import { AuthRepository } from './auth.repository';
+import { AuthService } from './auth.service';
+import { AuthRateLimitGuard } from './guards/auth-rate-limit.guard';
+import { IdentityResolver } from './services/identity-resolver';
+import { JwtAccessTokenVerifier } from './services/jwt-access-token.verifier';
+import { OtpCodes } from './services/otp-codes';
+import { LogOtpSender, OtpSender } from './services/otp-sender';
+import { RegistrationService } from './services/registration.service';
+import { SessionService } from './services/session.service';
+import { jwtModuleOptions, TokenService } from './services/token.service';
 
 @Module({
-  imports: [JwtModule.registerAsync({ inject: [AppConfig], useFactory: jwtModuleOptions }), UsersModule],
-  providers: [TokenService, { provide: AccessTokenVerifier, useClass: JwtAccessTokenVerifier }],
+  imports: [
+    JwtModule.registerAsync({ inject: [AppConfig], useFactory: jwtModuleOptions }),
+    UsersModule,
+    WalletsModule,
+    RateLimitModule,
+  ],
+  controllers: [AuthController],
+  providers: [
+    TokenService,
+    { provide: AccessTokenVerifier, useClass: JwtAccessTokenVerifier },
+    AuthRepository,
+    AuthService,
+    IdentityResolver,
+    OtpCodes,
+    { provide: OtpSender, useClass: LogOtpSender },
+    RegistrationService,
+    SessionService,
+    AuthRateLimitGuard,
+  ],
   exports: [AccessTokenVerifier, TokenService],
 })
 export class AuthModule {}

@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import type { UserRole } from '../../common/auth/authenticated-user';
+import { PUBLIC_USER_COLUMNS, PublicUserRow } from './dto/user-response.dto';
 import { UserEntity } from './entities/user.entity';
+import { returnedRows } from './sql-results';
 
 export interface UserAuthState {
   id: number;
@@ -12,12 +14,47 @@ export interface UserAuthState {
   isRegistered: boolean;
 }
 
+/** The drivers row as `me` shows it (the drivers module owns the table; this is a read-only view). */
+export interface DriverProfileRow {
+  user_id: number;
+  status: string;
+  is_online: boolean;
+  vehicle_category_id: number | null;
+  vehicle_make: string | null;
+  vehicle_model: string | null;
+  vehicle_plate: string | null;
+  vehicle_color: string | null;
+  vehicle_year: number | null;
+  license_number: string | null;
+  rating: string | number;
+  last_latitude: number | null;
+  last_longitude: number | null;
+  last_heading: number | null;
+  last_speed: number | null;
+  last_accuracy: number | null;
+  last_location_at: Date | null;
+}
+
+export interface ProfileChanges {
+  email?: string;
+  firstName?: string;
+  lastName?: string;
+  profilePicture?: string;
+}
+
+/** A ride in one of these statuses is still under way: the account cannot be deleted. */
+const LIVE_RIDE_STATUSES = `('requested', 'accepted', 'driver_arrived', 'started')`;
+
 @Injectable()
 export class UsersRepository {
   constructor(@InjectRepository(UserEntity) private readonly repo: Repository<UserEntity>) {}
 
-  private r(manager?: EntityManager): Repository<UserEntity> {
-    return manager ? manager.getRepository(UserEntity) : this.repo;
+  private m(manager?: EntityManager): EntityManager {
+    return manager ?? this.repo.manager;
+  }
+
+  runInTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.repo.manager.transaction(work);
   }
 
   /** The few columns every authenticated request needs, by primary key. */
@@ -30,6 +67,85 @@ export class UsersRepository {
   }
 
   findById(id: number, manager?: EntityManager): Promise<UserEntity | null> {
-    return this.r(manager).findOne({ where: { id } });
+    return (manager ? manager.getRepository(UserEntity) : this.repo).findOne({ where: { id } });
+  }
+
+  async findPublicById(id: number, manager?: EntityManager): Promise<PublicUserRow | undefined> {
+    const rows: PublicUserRow[] = await this.m(manager).query(`SELECT ${PUBLIC_USER_COLUMNS} FROM users WHERE id = $1`, [id]);
+    return rows[0];
+  }
+
+  /** Locks the user's row for the rest of the transaction; the current picture URL comes along. */
+  async lockById(id: number, manager: EntityManager): Promise<{ id: number; email: string | null; profile_picture: string | null } | undefined> {
+    const rows = await manager.query(`SELECT id, email, profile_picture FROM users WHERE id = $1 FOR UPDATE`, [id]);
+    return rows[0];
+  }
+
+  async isEmailHeldByOther(email: string, userId: number, manager?: EntityManager): Promise<boolean> {
+    const rows = await this.m(manager).query(`SELECT 1 FROM users WHERE email = $1 AND id <> $2`, [email, userId]);
+    return rows.length > 0;
+  }
+
+  /** Applies only the supplied fields; a changed e-mail is no longer verified. */
+  async updateProfile(id: number, changes: ProfileChanges, manager?: EntityManager): Promise<PublicUserRow | undefined> {
+    const rows = returnedRows<PublicUserRow>(
+      await this.m(manager).query(
+      `UPDATE users SET
+         is_email_verified = CASE WHEN $2::varchar IS NOT NULL AND email IS DISTINCT FROM $2 THEN false ELSE is_email_verified END,
+         email           = COALESCE($2, email),
+         first_name      = COALESCE($3, first_name),
+         last_name       = COALESCE($4, last_name),
+         profile_picture = COALESCE($5, profile_picture),
+         updated_at      = now()
+       WHERE id = $1
+       RETURNING ${PUBLIC_USER_COLUMNS}`,
+      [id, changes.email ?? null, changes.firstName ?? null, changes.lastName ?? null, changes.profilePicture ?? null],
+      ),
+    );
+    return rows[0];
+  }
+
+  async findDriverProfile(userId: number): Promise<DriverProfileRow | undefined> {
+    const rows: DriverProfileRow[] = await this.repo.query(
+      `SELECT user_id, status, is_online, vehicle_category_id, vehicle_make, vehicle_model, vehicle_plate, vehicle_color,
+              vehicle_year, license_number, rating, last_latitude, last_longitude, last_heading, last_speed, last_accuracy,
+              last_location_at
+         FROM drivers WHERE user_id = $1`,
+      [userId],
+    );
+    return rows[0];
+  }
+
+  async hasLiveRide(userId: number, manager: EntityManager): Promise<boolean> {
+    const rows = await manager.query(
+      `SELECT 1 FROM rides WHERE (passenger_id = $1 OR driver_id = $1) AND status IN ${LIVE_RIDE_STATUSES} LIMIT 1`,
+      [userId],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Deletes the user and what is theirs alone: rides no driver ever took (with their bids and
+   * events). Shared rides keep the other party's record (the foreign keys set this user to NULL);
+   * the driver record and idempotency keys go by cascade; the wallet stays, ownerless, for the ledger.
+   */
+  async deleteWithOwnData(userId: number, manager: EntityManager): Promise<void> {
+    await manager.query(`DELETE FROM rides WHERE passenger_id = $1 AND driver_id IS NULL`, [userId]);
+    await manager.query(`DELETE FROM users WHERE id = $1`, [userId]);
+  }
+
+  /** Blocking also ends the session: the refresh token is dropped. */
+  async setBlocked(userId: number, blocked: boolean, manager?: EntityManager): Promise<PublicUserRow | undefined> {
+    const rows = returnedRows<PublicUserRow>(
+      await this.m(manager).query(
+      `UPDATE users SET is_blocked = $2,
+              refresh_token_hash = CASE WHEN $2 THEN NULL ELSE refresh_token_hash END,
+              updated_at = now()
+        WHERE id = $1
+        RETURNING ${PUBLIC_USER_COLUMNS}`,
+      [userId, blocked],
+      ),
+    );
+    return rows[0];
   }
 }

@@ -1,6 +1,17 @@
 import { Injectable } from '@nestjs/common';
+import { EventBus } from '../../common/events/event-bus';
+import { toMajor } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
-import { UserAuthState, UsersRepository } from './users.repository';
+import { WalletError } from '../wallets/wallets.errors';
+import { WalletsService } from '../wallets/wallets.service';
+import { normalizeEmail } from './contact';
+import { MeDriverDto, MeResponseDto, MeWalletDto } from './dto/me-response.dto';
+import { UpdateProfileDto } from './dto/update-profile.dto';
+import { UserResponseDto } from './dto/user-response.dto';
+import { isUniqueViolation } from './sql-results';
+import { ProfilePictureService } from './storage/profile-picture.service';
+import { UserError } from './users.errors';
+import { DriverProfileRow, ProfileChanges, UserAuthState, UsersRepository } from './users.repository';
 
 const MAX_CACHED_USERS = 100_000;
 
@@ -15,6 +26,9 @@ export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly config: AppConfig,
+    private readonly wallets: WalletsService,
+    private readonly pictures: ProfilePictureService,
+    private readonly events: EventBus,
   ) {}
 
   async getAuthState(id: number): Promise<UserAuthState | undefined> {
@@ -33,4 +47,115 @@ export class UsersService {
   forgetAuthState(id: number): void {
     this.authStateCache.delete(id);
   }
+
+  /** GET /auth/me: the public user with wallet and, for drivers, the driver record. */
+  async getMe(userId: number): Promise<MeResponseDto> {
+    const row = await this.users.findPublicById(userId);
+    if (!row) throw new UserError('USER_NOT_FOUND');
+    const me: MeResponseDto = { ...UserResponseDto.from(row), wallet: await this.findWallet(userId) };
+    if (row.role === 'driver') {
+      const driver = await this.users.findDriverProfile(userId);
+      me.driver = driver ? toDriverDto(driver) : null;
+    }
+    return me;
+  }
+
+  /** PUT /auth/profile: applies only the supplied fields. */
+  async updateProfile(userId: number, input: UpdateProfileDto): Promise<UserResponseDto> {
+    const email = input.email !== undefined && input.email !== null ? normalizeEmail(input.email) : undefined;
+    // Decode first: a bad picture must fail before anything is written.
+    const picture = input.profile_picture_base64 ? this.pictures.decode(input.profile_picture_base64) : undefined;
+    const pictureUrl = picture ? await this.pictures.store(picture) : undefined;
+    const changes: ProfileChanges = {
+      email,
+      firstName: input.first_name ?? undefined,
+      lastName: input.last_name ?? undefined,
+      profilePicture: pictureUrl,
+    };
+    let previousPicture: string | null = null;
+    try {
+      const row = await this.users.runInTransaction(async (manager) => {
+        const current = await this.users.lockById(userId, manager);
+        if (!current) throw new UserError('USER_NOT_FOUND');
+        if (email !== undefined && email !== current.email && (await this.users.isEmailHeldByOther(email, userId, manager))) {
+          throw new UserError('EMAIL_IN_USE');
+        }
+        previousPicture = current.profile_picture;
+        return (await this.users.updateProfile(userId, changes, manager))!;
+      });
+      if (pictureUrl) await this.pictures.discard(previousPicture);
+      return UserResponseDto.from(row);
+    } catch (err) {
+      if (pictureUrl) await this.pictures.discard(pictureUrl);
+      // Two users claiming one e-mail at the same moment: the unique index decides.
+      if (isUniqueViolation(err)) throw new UserError('EMAIL_IN_USE');
+      throw err;
+    }
+  }
+
+  /**
+   * DELETE /auth/account, in one transaction: refused while a ride is under way; the user's own
+   * unshared rides go with the account, shared rides keep the other party's record.
+   */
+  async deleteAccount(userId: number): Promise<void> {
+    const picture = await this.users.runInTransaction(async (manager) => {
+      const current = await this.users.lockById(userId, manager);
+      if (!current) throw new UserError('USER_NOT_FOUND');
+      if (await this.users.hasLiveRide(userId, manager)) throw new UserError('ACCOUNT_HAS_ACTIVE_RIDE');
+      await this.users.deleteWithOwnData(userId, manager);
+      return current.profile_picture;
+    });
+    this.forgetAuthState(userId);
+    this.events.publish('user.access_revoked', { user_id: userId, reason: 'deleted' });
+    await this.pictures.discard(picture);
+  }
+
+  /**
+   * Operator command: blocks or unblocks a user. Blocking ends every session at once: the refresh
+   * token is dropped, access tokens stop working (cache forgotten), live connections are closed.
+   */
+  async setBlocked(userId: number, blocked: boolean): Promise<UserResponseDto> {
+    const row = await this.users.setBlocked(userId, blocked);
+    if (!row) throw new UserError('USER_NOT_FOUND');
+    this.forgetAuthState(userId);
+    if (blocked) this.events.publish('user.access_revoked', { user_id: userId, reason: 'blocked' });
+    return UserResponseDto.from(row);
+  }
+
+  private async findWallet(userId: number): Promise<MeWalletDto | null> {
+    try {
+      const wallet = await this.wallets.getWallet(userId);
+      return { balance: toMajor(wallet.balanceMinor), currency: wallet.currency.trim() };
+    } catch (err) {
+      if (err instanceof WalletError && err.code === 'WALLET_NOT_FOUND') return null;
+      throw err;
+    }
+  }
+}
+
+function toDriverDto(row: DriverProfileRow): MeDriverDto {
+  const located = row.last_latitude !== null && row.last_longitude !== null;
+  return {
+    user_id: row.user_id,
+    status: row.status,
+    is_online: row.is_online,
+    vehicle_category_id: row.vehicle_category_id,
+    vehicle_make: row.vehicle_make,
+    vehicle_model: row.vehicle_model,
+    vehicle_plate: row.vehicle_plate,
+    vehicle_color: row.vehicle_color,
+    vehicle_year: row.vehicle_year,
+    license_number: row.license_number,
+    rating: Number(row.rating),
+    last_location: located
+      ? {
+          latitude: row.last_latitude!,
+          longitude: row.last_longitude!,
+          heading: row.last_heading,
+          speed: row.last_speed,
+          accuracy: row.last_accuracy,
+        }
+      : null,
+    last_location_at: row.last_location_at ? new Date(row.last_location_at).toISOString() : null,
+  };
 }

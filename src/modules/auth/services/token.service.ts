@@ -84,6 +84,26 @@ export class TokenService {
     };
   }
 
+  /** Only an access token, for a refresh whose new refresh token was already stored (rotation). */
+  issueAccess(user: { id: number; role: UserRole }): string {
+    const iat = Math.floor(Date.now() / 1000);
+    const access: AccessClaims = { sub: String(user.id), role: user.role, type: 'access', iat, exp: iat + this.accessTtlSeconds };
+    return this.jwt.sign(access);
+  }
+
+  /** Only a refresh token and the hash to store: the rotation stores it before the access token is signed. */
+  issueRefresh(userId: number): { token: string; hash: string } {
+    const iat = Math.floor(Date.now() / 1000);
+    const refresh: RefreshClaims = { sub: String(userId), type: 'refresh', jti: randomUUID(), iat, exp: iat + this.refreshTtlSeconds };
+    const token = this.jwt.sign(refresh);
+    return { token, hash: TokenService.hash(token) };
+  }
+
+  /** Access token lifetime in seconds (the `expires_in` of every token response). */
+  get accessTokenTtlSeconds(): number {
+    return this.accessTtlSeconds;
+  }
+
   /** The user id and role of a valid access token; INVALID_ACCESS_TOKEN otherwise. */
   verifyAccess(token: string): { userId: number; role: UserRole } {
     const claims = this.decode<AccessClaims>(token);

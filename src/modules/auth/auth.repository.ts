@@ -1,0 +1,245 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import type { UserRole } from '../../common/auth/authenticated-user';
+import { PUBLIC_USER_COLUMNS, PublicUserRow } from '../users/dto/user-response.dto';
+import { returnedRows } from '../users/sql-results';
+
+/** What identity resolution and the sign-in checks need of a user. */
+export interface IdentityRow {
+  id: number;
+  phone: string | null;
+  email: string | null;
+  role: UserRole;
+  is_registered: boolean;
+  is_verified: boolean;
+  is_active: boolean;
+  is_blocked: boolean;
+}
+
+export interface OtpStateRow extends IdentityRow {
+  otp_code_hash: string | null;
+  otp_expires_at: Date | null;
+  otp_failed_attempts: number;
+}
+
+export type SessionUserRow = PublicUserRow & { is_registered: boolean };
+
+export interface ContactFill {
+  phone?: string;
+  email?: string;
+}
+
+export interface VerifiedChanges {
+  fill: ContactFill;
+  phoneVerified: boolean;
+  emailVerified: boolean;
+  refreshTokenHash: string;
+}
+
+export interface RegistrationChanges {
+  phone?: string;
+  email?: string;
+  firstName?: string;
+  lastName?: string;
+  deviceToken?: string;
+  profilePicture?: string;
+  role: UserRole;
+}
+
+const IDENTITY_COLUMNS = 'id, phone, email, role, is_registered, is_verified, is_active, is_blocked';
+const SESSION_COLUMNS = `${PUBLIC_USER_COLUMNS}, is_registered`;
+
+/**
+ * The sign-in side of the users table (OTP state, refresh token, login proof, registration).
+ * Raw parameterised SQL throughout: these are single-row statements and refresh is a hot path.
+ */
+@Injectable()
+export class AuthRepository {
+  constructor(private readonly db: DataSource) {}
+
+  private m(manager?: EntityManager): EntityManager {
+    return manager ?? this.db.manager;
+  }
+
+  runInTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  async findByPhoneAndEmail(phone: string, email: string): Promise<IdentityRow | undefined> {
+    const rows: IdentityRow[] = await this.db.query(`SELECT ${IDENTITY_COLUMNS} FROM users WHERE phone = $1 AND email = $2`, [phone, email]);
+    return rows[0];
+  }
+
+  async findByPhone(phone: string): Promise<IdentityRow | undefined> {
+    const rows: IdentityRow[] = await this.db.query(`SELECT ${IDENTITY_COLUMNS} FROM users WHERE phone = $1`, [phone]);
+    return rows[0];
+  }
+
+  async findByEmail(email: string): Promise<IdentityRow | undefined> {
+    const rows: IdentityRow[] = await this.db.query(`SELECT ${IDENTITY_COLUMNS} FROM users WHERE email = $1`, [email]);
+    return rows[0];
+  }
+
+  /** A pending user (role passenger, no names); undefined when a concurrent request created it first. */
+  async insertPending(phone: string | undefined, email: string | undefined): Promise<IdentityRow | undefined> {
+    const rows: IdentityRow[] = await this.db.query(
+      `INSERT INTO users (phone, email, role) VALUES ($1, $2, 'passenger') ON CONFLICT DO NOTHING RETURNING ${IDENTITY_COLUMNS}`,
+      [phone ?? null, email ?? null],
+    );
+    return rows[0];
+  }
+
+  /** A new code replaces the old one and resets its failed-attempt count; a pending user's missing contact is filled. */
+  async storeOtp(userId: number, codeHash: string, ttlSeconds: number, fill: ContactFill): Promise<void> {
+    await this.db.query(
+      `UPDATE users SET otp_code_hash = $2, otp_expires_at = now() + make_interval(secs => $3), otp_failed_attempts = 0,
+              phone = COALESCE(phone, $4), email = COALESCE(email, $5), updated_at = now()
+        WHERE id = $1`,
+      [userId, codeHash, ttlSeconds, fill.phone ?? null, fill.email ?? null],
+    );
+  }
+
+  /** Locks the user's row so that concurrent guesses are counted one after another. */
+  async lockOtpState(userId: number, manager: EntityManager): Promise<OtpStateRow | undefined> {
+    const rows: OtpStateRow[] = await manager.query(
+      `SELECT ${IDENTITY_COLUMNS}, otp_code_hash, otp_expires_at, otp_failed_attempts FROM users WHERE id = $1 FOR UPDATE`,
+      [userId],
+    );
+    return rows[0];
+  }
+
+  /** Counts a wrong code; the code is void (cleared) once `maxAttempts` wrong codes were tried. */
+  async recordFailedOtp(userId: number, maxAttempts: number, manager: EntityManager): Promise<void> {
+    await manager.query(
+      `UPDATE users SET otp_failed_attempts = otp_failed_attempts + 1,
+              otp_code_hash = CASE WHEN otp_failed_attempts + 1 >= $2 THEN NULL ELSE otp_code_hash END,
+              otp_expires_at = CASE WHEN otp_failed_attempts + 1 >= $2 THEN NULL ELSE otp_expires_at END
+        WHERE id = $1`,
+      [userId, maxAttempts],
+    );
+  }
+
+  /** A successful verify-otp: flags set, code cleared, login proof recorded, new refresh token stored. */
+  async markVerified(userId: number, changes: VerifiedChanges, manager: EntityManager): Promise<SessionUserRow> {
+    const rows = returnedRows<SessionUserRow>(
+      await manager.query(
+        `UPDATE users SET is_verified = true,
+                is_phone_verified = is_phone_verified OR $2, is_email_verified = is_email_verified OR $3,
+                phone = COALESCE(phone, $4), email = COALESCE(email, $5),
+                otp_code_hash = NULL, otp_expires_at = NULL, otp_failed_attempts = 0, otp_verified_at = now(),
+                refresh_token_hash = $6, updated_at = now()
+          WHERE id = $1
+          RETURNING ${SESSION_COLUMNS}`,
+        [userId, changes.phoneVerified, changes.emailVerified, changes.fill.phone ?? null, changes.fill.email ?? null, changes.refreshTokenHash],
+      ),
+    );
+    return rows[0]!;
+  }
+
+  async isEmailHeldByOther(email: string, userId: number, manager: EntityManager): Promise<boolean> {
+    const rows = await manager.query(`SELECT 1 FROM users WHERE email = $1 AND id <> $2`, [email, userId]);
+    return rows.length > 0;
+  }
+
+  async lockForRegistration(userId: number, manager: EntityManager): Promise<(IdentityRow & { profile_picture: string | null }) | undefined> {
+    const rows = await manager.query(`SELECT ${IDENTITY_COLUMNS}, profile_picture FROM users WHERE id = $1 FOR UPDATE`, [userId]);
+    return rows[0];
+  }
+
+  /** Writes the profile and the account-completed marker. */
+  async completeRegistration(userId: number, c: RegistrationChanges, manager: EntityManager): Promise<void> {
+    await manager.query(
+      `UPDATE users SET phone = COALESCE(phone, $2), email = COALESCE(email, $3),
+              first_name = COALESCE($4, first_name), last_name = COALESCE($5, last_name),
+              device_token = COALESCE($6, device_token), profile_picture = COALESCE($7, profile_picture),
+              role = $8, is_registered = true, registered_at = now(), updated_at = now()
+        WHERE id = $1`,
+      [userId, c.phone ?? null, c.email ?? null, c.firstName ?? null, c.lastName ?? null, c.deviceToken ?? null, c.profilePicture ?? null, c.role],
+    );
+  }
+
+  /** The driver record of a new driver (the drivers module owns the table; this is its first row only). */
+  async insertDriverRecord(userId: number, status: 'pending' | 'approved', manager: EntityManager): Promise<void> {
+    await manager.query(`INSERT INTO drivers (user_id, status) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING`, [userId, status]);
+  }
+
+  /** Stores a registered user's first refresh token; undefined when the account changed under us. */
+  async storeSessionAfterRegistration(userId: number, refreshTokenHash: string): Promise<SessionUserRow | undefined> {
+    const rows = returnedRows<SessionUserRow>(
+      await this.db.query(
+        `UPDATE users SET refresh_token_hash = $2 WHERE id = $1 AND is_registered AND is_active AND NOT is_blocked
+          RETURNING ${SESSION_COLUMNS}`,
+        [userId, refreshTokenHash],
+      ),
+    );
+    return rows[0];
+  }
+
+  /**
+   * Login's lookup: exact comparison, no normalisation. Should the two identifiers name two users,
+   * the one matching both, then the one holding a login proof, then the oldest is taken.
+   */
+  async findForLogin(email: string | null, phone: string | null): Promise<IdentityRow | undefined> {
+    const rows: IdentityRow[] = await this.db.query(
+      `SELECT ${IDENTITY_COLUMNS} FROM users
+        WHERE email = $1 OR phone = $2
+        ORDER BY (email IS NOT DISTINCT FROM $1 AND phone IS NOT DISTINCT FROM $2) DESC,
+                 (otp_verified_at IS NOT NULL) DESC, id
+        LIMIT 1`,
+      [email, phone],
+    );
+    return rows[0];
+  }
+
+  /**
+   * Consumes the login proof (a verify-otp success within the window, not used before) and opens
+   * the session, in one statement so that one proof yields one login.
+   */
+  async consumeLoginProof(
+    userId: number,
+    windowMinutes: number,
+    refreshTokenHash: string,
+    deviceToken: string | undefined,
+  ): Promise<SessionUserRow | undefined> {
+    const rows = returnedRows<SessionUserRow>(
+      await this.db.query(
+        `UPDATE users SET otp_verified_at = NULL, last_login_at = now(), login_count = login_count + 1,
+                device_token = COALESCE($4, device_token), refresh_token_hash = $3, updated_at = now()
+          WHERE id = $1 AND is_verified AND is_active AND NOT is_blocked
+            AND otp_verified_at > now() - make_interval(mins => $2)
+          RETURNING ${SESSION_COLUMNS}`,
+        [userId, windowMinutes, refreshTokenHash, deviceToken ?? null],
+      ),
+    );
+    return rows[0];
+  }
+
+  /**
+   * Refresh rotation in one statement: the new hash replaces the presented one only if it is still
+   * the stored one and the account may hold a session. Of two concurrent refreshes one wins.
+   */
+  async rotateRefreshToken(userId: number, oldHash: string, newHash: string): Promise<UserRole | undefined> {
+    const rows = returnedRows<{ role: UserRole }>(
+      await this.db.query(
+        `UPDATE users SET refresh_token_hash = $3
+          WHERE id = $1 AND refresh_token_hash = $2 AND is_active AND NOT is_blocked
+          RETURNING role`,
+        [userId, oldHash, newHash],
+      ),
+    );
+    return rows[0]?.role;
+  }
+
+  /** Why a rotation failed: the token is not the stored one, or the account may not hold a session. */
+  async refreshTokenState(userId: number, hash: string): Promise<{ matches: boolean; allowed: boolean } | undefined> {
+    const rows: Array<{ matches: boolean; allowed: boolean }> = await this.db.query(
+      `SELECT refresh_token_hash IS NOT DISTINCT FROM $2 AS matches, (is_active AND NOT is_blocked) AS allowed FROM users WHERE id = $1`,
+      [userId, hash],
+    );
+    return rows[0];
+  }
+
+  async clearSession(userId: number): Promise<void> {
+    await this.db.query(`UPDATE users SET refresh_token_hash = NULL, device_token = NULL, updated_at = now() WHERE id = $1`, [userId]);
+  }
+}

@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { CommonError } from '../../common/errors/common.errors';
+import { RateLimiter } from '../../common/rate-limit/rate-limiter';
+import { AppConfig } from '../../config/app-config';
+import { UserResponseDto } from '../users/dto/user-response.dto';
+import { AuthError } from './auth.errors';
+import { AuthRepository } from './auth.repository';
+import { OtpSentResponseDto } from './dto/otp-sent-response.dto';
+import { SendOtpDto } from './dto/send-otp.dto';
+import { VerifyOtpResponseDto } from './dto/session-response.dto';
+import { VerifyOtpDto } from './dto/verify-otp.dto';
+import { normalizeContact } from './services/contact-normalizer';
+import { IdentityResolver } from './services/identity-resolver';
+import { OTP_TTL_SECONDS, OtpCodes } from './services/otp-codes';
+import { OtpSender } from './services/otp-sender';
+import { TokenService } from './services/token.service';
+
+const HOUR_SECONDS = 3600;
+
+/** send-otp and verify-otp: proving control of a phone number or e-mail address. */
+@Injectable()
+export class AuthService {
+  constructor(
+    private readonly repo: AuthRepository,
+    private readonly identities: IdentityResolver,
+    private readonly codes: OtpCodes,
+    private readonly sender: OtpSender,
+    private readonly tokens: TokenService,
+    private readonly limiter: RateLimiter,
+    private readonly config: AppConfig,
+  ) {}
+
+  async sendOtp(input: SendOtpDto): Promise<OtpSentResponseDto> {
+    const contact = normalizeContact(input);
+    const { user, fill } = await this.identities.resolveOrCreate(contact);
+    await this.enforceSendLimits(user.id);
+    const code = this.codes.generate();
+    await this.repo.storeOtp(user.id, this.codes.hash(user.id, code), OTP_TTL_SECONDS, fill);
+    await this.sender.send({
+      userId: user.id,
+      phone: fill.phone ?? user.phone,
+      email: fill.email ?? user.email,
+      code,
+      expiresAt: new Date(Date.now() + OTP_TTL_SECONDS * 1000),
+    });
+    return { message: 'OTP sent', expires_in: OTP_TTL_SECONDS };
+  }
+
+  async verifyOtp(input: VerifyOtpDto): Promise<VerifyOtpResponseDto> {
+    const contact = normalizeContact(input);
+    const { user, fill } = await this.identities.resolveExisting(contact);
+    // A wrong code must be counted even though the request fails, so failures leave the transaction committed.
+    let failure: AuthError | undefined;
+    const result = await this.repo.runInTransaction(async (manager) => {
+      const state = await this.repo.lockOtpState(user.id, manager);
+      if (!state || !state.otp_code_hash) {
+        failure = new AuthError('INVALID_OTP');
+        return undefined;
+      }
+      if (!this.codes.matches(user.id, input.otp, state.otp_code_hash)) {
+        await this.repo.recordFailedOtp(user.id, this.config.otpMaxAttempts, manager);
+        failure = new AuthError('INVALID_OTP');
+        return undefined;
+      }
+      if (!state.otp_expires_at || new Date(state.otp_expires_at).getTime() < Date.now()) {
+        failure = new AuthError('OTP_EXPIRED');
+        return undefined;
+      }
+      // The code is right, but a blocked or inactive account gets no session (its tokens would be refused anyway).
+      if (state.is_blocked) throw new AuthError('ACCOUNT_BLOCKED');
+      if (!state.is_active) throw new AuthError('ACCOUNT_NOT_ACTIVE');
+      const issued = this.tokens.issue({ id: user.id, role: state.role });
+      const row = await this.repo.markVerified(
+        user.id,
+        {
+          fill,
+          phoneVerified: contact.phone !== undefined,
+          emailVerified: contact.email !== undefined,
+          refreshTokenHash: issued.refreshTokenHash,
+        },
+        manager,
+      );
+      return { issued, row };
+    });
+    if (failure || !result) throw failure ?? new AuthError('INVALID_OTP');
+    return { ...result.issued.pair, is_registered: result.row.is_registered, user: UserResponseDto.from(result.row) };
+  }
+
+  /** Per identity: one code per cooldown and a cap per hour, counted apart from the code (a new code resets neither). */
+  private async enforceSendLimits(userId: number): Promise<void> {
+    const cooldown = this.config.otpResendCooldownSeconds;
+    if (cooldown > 0) {
+      const hit = await this.limiter.hit(`otp-send:cooldown:${userId}`, 1, cooldown);
+      if (!hit.allowed) throw CommonError.rateLimited(hit.retryAfterSeconds);
+    }
+    const perHour = this.config.otpMaxPerHour;
+    if (perHour > 0) {
+      const hit = await this.limiter.hit(`otp-send:hour:${userId}`, perHour, HOUR_SECONDS);
+      if (!hit.allowed) throw CommonError.rateLimited(hit.retryAfterSeconds);
+    }
+  }
+}

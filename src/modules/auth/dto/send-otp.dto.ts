@@ -1,0 +1,17 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+
+/** At least one of phone and email (checked by the service, with the spec's message). */
+export class SendOtpDto {
+  @ApiPropertyOptional({ example: '+15551234567', description: 'Any format; normalised to + and digits' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  phone?: string;
+
+  @ApiPropertyOptional({ example: 'ada@example.com', description: 'Trimmed and lower-cased' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(320)
+  email?: string;
+}
