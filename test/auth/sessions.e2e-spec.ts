@@ -1,0 +1,234 @@
+import { createHmac } from 'node:crypto';
+import { createUser } from '../support/factories';
+import { TEST_JWT_SECRET, TestApp } from '../support/test-app';
+import { decodeJwt, freshEmail, freshPhone, post, signUp, startAuthApp, verifyContact } from './auth-helpers';
+
+function b64(value: object): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+/** An HS256 JWT signed here, to craft tokens the service must refuse. */
+function craftJwt(claims: object, secret = TEST_JWT_SECRET, header: object = { alg: 'HS256', typ: 'JWT' }): string {
+  const unsigned = `${b64(header)}.${b64(claims)}`;
+  return `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
+}
+
+function me(t: TestApp, token: string) {
+  return t.request({ method: 'GET', url: '/api/v1/auth/me', token });
+}
+
+describe('sessions: login, refresh-token, logout, tokens', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startAuthApp({ LOGIN_OTP_WINDOW_MINUTES: '10' });
+  });
+  afterAll(() => t.close());
+
+  describe('POST /api/v1/auth/login', () => {
+    it('registered → login after verify-otp: last_login_at, login_count+1, device token, new pair; CONTRACT 3 shape', async () => {
+      const email = freshEmail();
+      const signed = await signUp(t, { email });
+      await verifyContact(t, { phone: signed.phone });
+      const res = await post(t, 'login', { email, push_token: 'device-7' });
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'token_type', 'user']);
+      expect(body.user).toMatchObject({ id: signed.user.id, email });
+      const [row] = await t.db.query(`SELECT login_count, last_login_at, device_token, otp_verified_at FROM users WHERE id = $1`, [signed.user.id]);
+      expect(row).toMatchObject({ login_count: 1, device_token: 'device-7', otp_verified_at: null });
+      expect(Date.now() - new Date(row.last_login_at).getTime()).toBeLessThan(60_000);
+      expect((await me(t, body.access_token)).statusCode).toBe(200);
+      // Login replaced the refresh token.
+      expect((await post(t, 'refresh-token', { refresh_token: signed.refresh_token })).json().message).toBe('Invalid refresh token');
+      expect((await post(t, 'refresh-token', { refresh_token: body.refresh_token })).statusCode).toBe(200);
+    });
+
+    it('one verify-otp proves one login: the second needs a new verify-otp', async () => {
+      const signed = await signUp(t);
+      await verifyContact(t, { phone: signed.phone });
+      expect((await post(t, 'login', { phone: signed.phone })).statusCode).toBe(200);
+      const again = await post(t, 'login', { phone: signed.phone });
+      expect(again.statusCode).toBe(403);
+      expect(again.json().message).toBe('Verify OTP before logging in');
+      await verifyContact(t, { phone: signed.phone });
+      expect((await post(t, 'login', { phone: signed.phone })).statusCode).toBe(200);
+      expect(await t.db.query(`SELECT login_count FROM users WHERE id = $1`, [signed.user.id])).toEqual([{ login_count: 2 }]);
+    });
+
+    it('concurrent logins with one proof: exactly one succeeds', async () => {
+      const signed = await signUp(t);
+      await verifyContact(t, { phone: signed.phone });
+      const results = await Promise.all(Array.from({ length: 5 }, () => post(t, 'login', { phone: signed.phone })));
+      expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
+    });
+
+    it('a verification older than LOGIN_OTP_WINDOW_MINUTES does not count', async () => {
+      const signed = await signUp(t);
+      await verifyContact(t, { phone: signed.phone });
+      await t.db.query(`UPDATE users SET otp_verified_at = now() - interval '11 minutes' WHERE id = $1`, [signed.user.id]);
+      const res = await post(t, 'login', { phone: signed.phone });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toBe('Verify OTP before logging in');
+    });
+
+    it('no proof at all (a bare phone number is not enough): 403 Verify OTP before logging in', async () => {
+      const user = await createUser(t);
+      const res = await post(t, 'login', { phone: user.phone });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toBe('Verify OTP before logging in');
+    });
+
+    it('no user: 401 Invalid credentials; the comparison is exact (no normalisation)', async () => {
+      const signed = await signUp(t, { email: freshEmail() });
+      await verifyContact(t, { phone: signed.phone });
+      for (const body of [{ phone: freshPhone() }, { email: freshEmail() }, { phone: signed.phone.slice(1) }, {}]) {
+        const res = await post(t, 'login', body);
+        expect(res.statusCode).toBe(401);
+        expect(res.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Invalid credentials' });
+      }
+    });
+
+    it('checks in order: not verified, then not active, then blocked', async () => {
+      const user = await createUser(t);
+      await t.db.query(`UPDATE users SET is_verified = false, is_active = false, is_blocked = true, otp_verified_at = now() WHERE id = $1`, [user.id]);
+      const notVerified = await post(t, 'login', { phone: user.phone });
+      expect(notVerified.statusCode).toBe(403);
+      expect(notVerified.json().message).toBe('Verify OTP before logging in');
+      await t.db.query(`UPDATE users SET is_verified = true WHERE id = $1`, [user.id]);
+      const inactive = await post(t, 'login', { phone: user.phone });
+      expect(inactive.statusCode).toBe(403);
+      expect(inactive.json().message).toBe('Account is not active');
+      await t.db.query(`UPDATE users SET is_active = true WHERE id = $1`, [user.id]);
+      const blocked = await post(t, 'login', { email: user.email });
+      expect(blocked.statusCode).toBe(403);
+      expect(blocked.json().message).toBe('Account is blocked');
+    });
+  });
+
+  describe('POST /api/v1/auth/refresh-token', () => {
+    it('registered → refresh: a new pair; the old refresh token stops working (superseded)', async () => {
+      const user = await createUser(t);
+      const res = await post(t, 'refresh-token', { refresh_token: user.refreshToken });
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'token_type']);
+      expect(body).toMatchObject({ token_type: 'bearer', expires_in: 900 });
+      expect(body.refresh_token).not.toBe(user.refreshToken);
+      expect((await me(t, body.access_token)).statusCode).toBe(200);
+      const superseded = await post(t, 'refresh-token', { refresh_token: user.refreshToken });
+      expect(superseded.statusCode).toBe(401);
+      expect(superseded.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Invalid refresh token' });
+      expect((await post(t, 'refresh-token', { refresh_token: body.refresh_token })).statusCode).toBe(200);
+    });
+
+    it('two simultaneous refreshes with one token yield exactly one new pair', async () => {
+      const user = await createUser(t);
+      const results = await Promise.all(Array.from({ length: 6 }, () => post(t, 'refresh-token', { refresh_token: user.refreshToken })));
+      const ok = results.filter((r) => r.statusCode === 200);
+      expect(ok).toHaveLength(1);
+      expect(results.filter((r) => r.statusCode === 401).every((r) => r.json().message === 'Invalid refresh token')).toBe(true);
+      expect((await post(t, 'refresh-token', { refresh_token: ok[0]!.json().refresh_token })).statusCode).toBe(200);
+    });
+
+    it('inactive or blocked user: 403 Account is not active', async () => {
+      for (const column of ['is_active = false', 'is_blocked = true']) {
+        const user = await createUser(t);
+        await t.db.query(`UPDATE users SET ${column} WHERE id = $1`, [user.id]);
+        const res = await post(t, 'refresh-token', { refresh_token: user.refreshToken });
+        expect(res.statusCode).toBe(403);
+        expect(res.json().message).toBe('Account is not active');
+      }
+    });
+
+    it('garbage, an access token, another secret, an expired token, alg none: 401 Invalid refresh token', async () => {
+      const user = await createUser(t);
+      const now = Math.floor(Date.now() / 1000);
+      const claims = { sub: String(user.id), type: 'refresh', jti: 'x', iat: now, exp: now + 3600 };
+      const tokens = [
+        'not-a-jwt',
+        user.accessToken,
+        craftJwt(claims, 'another-secret-that-is-long-enough-123456'),
+        craftJwt({ ...claims, iat: now - 7200, exp: now - 3600 }),
+        `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`,
+        craftJwt({ ...claims, sub: '0' }),
+        // Well signed and of the right type, but not the stored token.
+        craftJwt(claims),
+      ];
+      for (const refresh_token of tokens) {
+        const res = await post(t, 'refresh-token', { refresh_token });
+        expect(res.statusCode).toBe(401);
+        expect(res.json().message).toBe('Invalid refresh token');
+      }
+      // The real one still works: failed attempts do not revoke it.
+      expect((await post(t, 'refresh-token', { refresh_token: user.refreshToken })).statusCode).toBe(200);
+    });
+
+    it('a missing refresh_token: 400', async () => {
+      expect((await post(t, 'refresh-token', {})).statusCode).toBe(400);
+    });
+  });
+
+  describe('access tokens', () => {
+    it('claims: access has exactly sub, role, type, iat, exp; refresh exactly sub, type, jti, iat, exp; HS256; lifetimes from config', async () => {
+      const signed = await signUp(t, { role: 'driver' });
+      const access = decodeJwt(signed.access_token);
+      const refresh = decodeJwt(signed.refresh_token);
+      expect(access.header).toEqual({ alg: 'HS256', typ: 'JWT' });
+      expect(Object.keys(access.claims).sort()).toEqual(['exp', 'iat', 'role', 'sub', 'type']);
+      expect(access.claims).toMatchObject({ sub: String(signed.user.id), role: 'driver', type: 'access' });
+      expect((access.claims.exp as number) - (access.claims.iat as number)).toBe(15 * 60);
+      expect(Object.keys(refresh.claims).sort()).toEqual(['exp', 'iat', 'jti', 'sub', 'type']);
+      expect(refresh.claims).toMatchObject({ sub: String(signed.user.id), type: 'refresh' });
+      expect((refresh.claims.exp as number) - (refresh.claims.iat as number)).toBe(30 * 24 * 3600);
+      const second = await post(t, 'refresh-token', { refresh_token: signed.refresh_token });
+      expect(decodeJwt(second.json().refresh_token).claims.jti).not.toBe(refresh.claims.jti);
+    });
+
+    it('expired, other secret, alg none, refresh-as-access, missing header: 401', async () => {
+      const user = await createUser(t);
+      const now = Math.floor(Date.now() / 1000);
+      const claims = { sub: String(user.id), role: 'passenger', type: 'access', iat: now, exp: now + 600 };
+      expect((await me(t, craftJwt(claims))).statusCode).toBe(200);
+      for (const token of [
+        craftJwt({ ...claims, iat: now - 7200, exp: now - 3600 }),
+        craftJwt(claims, 'another-secret-that-is-long-enough-123456'),
+        `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`,
+        craftJwt(claims, TEST_JWT_SECRET, { alg: 'HS512', typ: 'JWT' }),
+        user.refreshToken,
+      ]) {
+        const res = await me(t, token);
+        expect(res.statusCode).toBe(401);
+      }
+      expect((await t.request({ method: 'GET', url: '/api/v1/auth/me' })).statusCode).toBe(401);
+    });
+
+    it('a blocked user’s access token stops working at once', async () => {
+      const user = await createUser(t);
+      expect((await me(t, user.accessToken)).statusCode).toBe(200);
+      await t.db.query(`UPDATE users SET is_blocked = true WHERE id = $1`, [user.id]);
+      // The auth-state cache lives at most USER_STATE_CACHE_MS (2 s by default).
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+      expect((await me(t, user.accessToken)).statusCode).toBe(403);
+    });
+  });
+
+  describe('POST /api/v1/auth/logout', () => {
+    it('any → logout: clears the refresh token and device token; the refresh token stops working', async () => {
+      const user = await createUser(t);
+      await t.db.query(`UPDATE users SET device_token = 'device-1' WHERE id = $1`, [user.id]);
+      const res = await post(t, 'logout', undefined, user.accessToken);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ message: 'Logged out' });
+      expect(await t.db.query(`SELECT refresh_token_hash, device_token FROM users WHERE id = $1`, [user.id])).toEqual([
+        { refresh_token_hash: null, device_token: null },
+      ]);
+      expect((await post(t, 'refresh-token', { refresh_token: user.refreshToken })).json().message).toBe('Invalid refresh token');
+    });
+
+    it('logout of a pending (unregistered) user works too; without a token it is 401', async () => {
+      const verified = await verifyContact(t, { phone: freshPhone() });
+      expect((await post(t, 'logout', undefined, verified.access_token)).statusCode).toBe(200);
+      expect((await post(t, 'logout')).statusCode).toBe(401);
+    });
+  });
+});
