@@ -3,6 +3,9 @@ import { EntityManager } from 'typeorm';
 import { CommonError } from '../../common/errors/common.errors';
 import type { GeoPoint } from '../../common/events/domain-events';
 import { VehicleCategoriesService } from '../rides/vehicle-categories.service';
+import type { JsonObject } from '../../common/events/domain-events';
+import { driverProfileToJson } from './driver-profile.view';
+import { DriverLocationsService } from './driver-locations.service';
 import { DriverApprovalStatus, DriverProfileChanges, DriverRow, DriversRepository } from './drivers.repository';
 import { DriverError } from './drivers.errors';
 
@@ -22,7 +25,17 @@ export class DriversService {
   constructor(
     private readonly drivers: DriversRepository,
     private readonly categories: VehicleCategoriesService,
+    private readonly locations: DriverLocationsService,
   ) {}
+
+  /** The profile of CONTRACT.md 4a, with this instance's newest heartbeat if it is not flushed yet. */
+  toJson(row: DriverRow): JsonObject {
+    return driverProfileToJson(row, this.locations.latestOf(row.user_id));
+  }
+
+  async getProfile(userId: number): Promise<JsonObject> {
+    return this.toJson(await this.getDriver(userId));
+  }
 
   async getDriver(userId: number): Promise<DriverRow> {
     const row = await this.drivers.findByUserId(userId);

@@ -1,15 +1,50 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Public } from '../../common/auth/auth.decorators';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiForbiddenResponse,
+  ApiHeader,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { CurrentUser, Public, RequiresRegistration, Roles } from '../../common/auth/auth.decorators';
+import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
+import { CommonError } from '../../common/errors/common.errors';
+import type { JsonObject } from '../../common/events/domain-events';
+import { ErrorResponseDto } from '../../common/http/error-response.dto';
 import { AppConfig } from '../../config/app-config';
+import { BookRideDto } from './dto/book-ride.dto';
+import { CancelRideDto } from './dto/cancel-ride.dto';
+import { EstimateRideDto } from './dto/estimate-ride.dto';
+import { EstimateListResponseDto, EstimateResponseDto, RideResponseDto } from './dto/ride-response.dto';
+import { UpdateRideStatusDto } from './dto/update-ride-status.dto';
 import { VehicleCategoryResponseDto } from './dto/vehicle-category-response.dto';
+import { FareEstimatesService } from './fare-estimates.service';
+import { RideBookingService } from './ride-booking.service';
+import { RideLifecycleService } from './ride-lifecycle.service';
+import { RidesService } from './rides.service';
 import { VehicleCategoriesService } from './vehicle-categories.service';
 
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
+
 @ApiTags('rides')
+@ApiBearerAuth()
+@ApiExtraModels(EstimateResponseDto, EstimateListResponseDto)
 @Controller('rides')
 export class RidesController {
   constructor(
     private readonly categories: VehicleCategoriesService,
+    private readonly estimates: FareEstimatesService,
+    private readonly booking: RideBookingService,
+    private readonly lifecycle: RideLifecycleService,
+    private readonly rides: RidesService,
     private readonly config: AppConfig,
   ) {}
 
@@ -20,5 +55,85 @@ export class RidesController {
   async listCategories(): Promise<VehicleCategoryResponseDto[]> {
     const list = await this.categories.listActive();
     return list.map((c) => VehicleCategoryResponseDto.from(c, this.config.currency));
+  }
+
+  @Post('estimate')
+  @HttpCode(200)
+  @RequiresRegistration()
+  @ApiOperation({
+    summary: 'Fare estimate (creates nothing)',
+    description:
+      'With vehicle_category_id: one estimate. Without it: `{estimates: [...]}`, one per active category that fits ' +
+      'passenger_count. A promo code that does not apply never fails the estimate: `promo.applied` is false with a `reason`.',
+  })
+  @ApiOkResponse({ schema: { oneOf: [{ $ref: getSchemaPath(EstimateResponseDto) }, { $ref: getSchemaPath(EstimateListResponseDto) }] } })
+  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'A field is invalid (details name it)' })
+  estimate(@Body() dto: EstimateRideDto): Promise<JsonObject> {
+    return this.estimates.estimate(dto);
+  }
+
+  @Post('book')
+  @Roles('passenger')
+  @RequiresRegistration()
+  @ApiOperation({
+    summary: 'Book a ride (status requested)',
+    description:
+      'Send an Idempotency-Key to make retries safe: the same key and body within 24 hours return the same ride with 200 ' +
+      '(a new booking is 201); the same key with a different body is 409.',
+  })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: '1-200 visible ASCII characters' })
+  @ApiCreatedResponse({ type: RideResponseDto })
+  @ApiOkResponse({ type: RideResponseDto, description: 'Idempotent replay: the ride booked earlier with this key' })
+  @ApiBadRequestResponse({ type: ErrorResponseDto })
+  @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'Not a registered passenger' })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'A non-final ride exists, or the key was used with another body' })
+  async book(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body() dto: BookRideDto,
+    @Headers('idempotency-key') key: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+      throw CommonError.validation('Idempotency-Key', 'Idempotency-Key must be 1 to 200 visible ASCII characters');
+    }
+    const result = await this.booking.book(user, dto, key);
+    await reply.status(result.created ? 201 : 200).send(result.ride);
+  }
+
+  @Get(':ride_id')
+  @RequiresRegistration()
+  @ApiOperation({ summary: 'Ride details (its passenger, its driver, or a driver whose bid on it is pending)' })
+  @ApiOkResponse({ type: RideResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such ride, or not visible to the caller' })
+  getRide(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string): Promise<JsonObject> {
+    return this.rides.getRideFor(rideId, user);
+  }
+
+  @Post(':ride_id/cancel')
+  @HttpCode(200)
+  @RequiresRegistration()
+  @ApiOperation({ summary: 'Cancel: passenger (requested, accepted, driver_arrived) or assigned driver (accepted, driver_arrived)' })
+  @ApiOkResponse({ type: RideResponseDto, description: 'The cancelled ride; cancelled_by says who' })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'The ride can no longer be cancelled by the caller' })
+  cancel(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string, @Body() dto: CancelRideDto): Promise<JsonObject> {
+    return this.lifecycle.cancel(rideId, user, dto?.reason?.trim() || null);
+  }
+
+  @Put(':ride_id/status')
+  @Roles('driver')
+  @RequiresRegistration()
+  @ApiOperation({ summary: 'Assigned driver: one step forward (accepted → driver_arrived → started → completed)' })
+  @ApiOkResponse({ type: RideResponseDto })
+  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Unknown status value' })
+  @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'Not a driver account' })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such ride, or not assigned to the caller' })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'Not the next status of the ride' })
+  changeStatus(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('ride_id') rideId: string,
+    @Body() dto: UpdateRideStatusDto,
+  ): Promise<JsonObject> {
+    return this.lifecycle.changeStatus(rideId, dto.status, user);
   }
 }

@@ -24,7 +24,12 @@ export const RIDE_MESSAGES: Record<RideErrorCode, string> = {
 };
 
 export class RideError extends DomainError<RideErrorCode> {
-  constructor(code: RideErrorCode, message: string = RIDE_MESSAGES[code]) {
-    super(code, message);
+  constructor(code: RideErrorCode, message: string = RIDE_MESSAGES[code], details?: ReadonlyArray<{ field: string; message: string }>) {
+    super(code, message, details);
+  }
+
+  /** A refusal about one request field (rendered with details naming it). */
+  static field(code: RideErrorCode, field: string, message: string = RIDE_MESSAGES[code]): RideError {
+    return new RideError(code, message, [{ field, message }]);
   }
 }

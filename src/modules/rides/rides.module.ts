@@ -1,18 +1,47 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { WalletsModule } from '../wallets/wallets.module';
 import { DriverRideCache } from './driver-ride.cache';
 import { VehicleCategoryEntity } from './entities/vehicle-category.entity';
+import { FareEstimatesService } from './fare-estimates.service';
+import { GreatCircleRoutingProvider, RoutingProvider } from './fare/routing.provider';
+import { PassengerRidesController } from './passenger-rides.controller';
+import { PromoCodesService } from './promo-codes.service';
+import { IdempotencyKeysRepository } from './repositories/idempotency-keys.repository';
+import { PromoCodesRepository } from './repositories/promo-codes.repository';
 import { RideBidsRepository } from './repositories/ride-bids.repository';
+import { RidePaymentsRepository } from './repositories/ride-payments.repository';
+import { RideWritesRepository } from './repositories/ride-writes.repository';
 import { RidesRepository } from './repositories/rides.repository';
 import { VehicleCategoriesRepository } from './repositories/vehicle-categories.repository';
+import { RideBookingService } from './ride-booking.service';
+import { RideExpiryJob } from './ride-expiry.job';
+import { RideLifecycleService } from './ride-lifecycle.service';
 import { RidesController } from './rides.controller';
 import { RidesService } from './rides.service';
 import { VehicleCategoriesService } from './vehicle-categories.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([VehicleCategoryEntity])],
-  controllers: [RidesController],
-  providers: [VehicleCategoriesRepository, VehicleCategoriesService, RidesRepository, RideBidsRepository, DriverRideCache, RidesService],
-  exports: [VehicleCategoriesService, RidesService],
+  imports: [TypeOrmModule.forFeature([VehicleCategoryEntity]), WalletsModule],
+  controllers: [RidesController, PassengerRidesController],
+  providers: [
+    VehicleCategoriesRepository,
+    RidesRepository,
+    RideWritesRepository,
+    RideBidsRepository,
+    RidePaymentsRepository,
+    PromoCodesRepository,
+    IdempotencyKeysRepository,
+    VehicleCategoriesService,
+    { provide: RoutingProvider, useClass: GreatCircleRoutingProvider },
+    PromoCodesService,
+    FareEstimatesService,
+    DriverRideCache,
+    RidesService,
+    RideBookingService,
+    RideLifecycleService,
+    RideExpiryJob,
+  ],
+  exports: [VehicleCategoriesService, RidesService, PromoCodesService],
 })
 export class RidesModule {}

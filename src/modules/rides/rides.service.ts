@@ -1,9 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager, QueryFailedError } from 'typeorm';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import type { JsonObject } from '../../common/events/domain-events';
 import { DriverRideCache, DriverRideRef } from './driver-ride.cache';
 import { RideBidsRepository } from './repositories/ride-bids.repository';
+import { RidePaymentsRepository } from './repositories/ride-payments.repository';
 import { NearbyQuery, RidesRepository } from './repositories/rides.repository';
+import { LockedRide, RideEventInput, RideWritesRepository } from './repositories/ride-writes.repository';
+import { toMajor } from '../../common/money';
+import { iso } from './views/ride-view';
 import { RideError } from './rides.errors';
 import { bidToJson } from './views/bid-view';
 import { rideToJson } from './views/ride-view';
@@ -34,6 +39,8 @@ export class RidesService {
     private readonly rides: RidesRepository,
     private readonly rideBids: RideBidsRepository,
     private readonly driverRides: DriverRideCache,
+    private readonly writes: RideWritesRepository,
+    private readonly payments: RidePaymentsRepository,
   ) {}
 
   /**
@@ -82,5 +89,89 @@ export class RidesService {
   /** The ride a driver is assigned to, from a cache of at most 2 s (for the location heartbeat). */
   findAssignedRideOfDriverCached(driverId: number): Promise<DriverRideRef | null> {
     return this.driverRides.get(driverId);
+  }
+
+  /** GET /driver/earnings: totals per UTC period and the completed rides behind them, newest first. */
+  async getDriverEarnings(driverId: number, currency: string, page: number, limit: number): Promise<JsonObject> {
+    const [totals, items] = await Promise.all([
+      this.payments.totalsForDriver(driverId),
+      this.payments.listForDriver(driverId, (page - 1) * limit, limit),
+    ]);
+    return {
+      currency,
+      today: toMajor(totals.today),
+      this_week: toMajor(totals.this_week),
+      this_month: toMajor(totals.this_month),
+      total: toMajor(totals.total),
+      rides_count: totals.rides_count,
+      items: items.map((i) => ({
+        ride_id: i.ride_id,
+        ride_code: i.ride_code,
+        payment_method: i.method,
+        fare: toMajor(i.fare_minor),
+        commission: toMajor(i.commission_minor),
+        earning: toMajor(i.driver_earning_minor),
+        currency: i.currency.trim(),
+        pickup_address: i.pickup_address,
+        dropoff_address: i.dropoff_address,
+        completed_at: iso(i.completed_at ?? i.paid_at),
+      })),
+      page,
+      limit,
+    };
+  }
+
+  // ---- In-transaction helpers for the bids module (it owns bid writes; the ride row is ours) ----
+
+  runInTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.writes.runInTransaction(work);
+  }
+
+  lockRideForUpdate(rideId: string, manager: EntityManager): Promise<LockedRide | undefined> {
+    return this.writes.lockForUpdate(rideId, manager);
+  }
+
+  lockRideForShare(rideId: string, manager: EntityManager): Promise<LockedRide | undefined> {
+    return this.writes.lockForShare(rideId, manager);
+  }
+
+  async driverHasAssignedRide(driverId: number, manager?: EntityManager): Promise<boolean> {
+    return (await this.rides.findAssignedRefOfDriver(driverId, manager)) !== undefined;
+  }
+
+  /**
+   * Assigns the driver and the fare; false when the driver already holds a live ride (the partial
+   * unique index rides_driver_live_uq refused it; the transaction is then unusable and must end).
+   */
+  async assignDriver(rideId: string, driverId: number, bidId: string, fareMinor: number, manager: EntityManager): Promise<boolean> {
+    try {
+      await this.writes.assignDriver(rideId, driverId, bidId, fareMinor, manager);
+      return true;
+    } catch (err) {
+      if (err instanceof QueryFailedError && (err.driverError as { constraint?: string }).constraint === 'rides_driver_live_uq') {
+        return false;
+      }
+      throw err;
+    }
+  }
+
+  recordRideEvents(events: RideEventInput[], manager: EntityManager): Promise<void> {
+    return this.writes.recordEvents(events, manager);
+  }
+
+  async rideJson(rideId: string, manager?: EntityManager): Promise<JsonObject> {
+    const row = await this.rides.findView(rideId, manager);
+    if (!row) throw new RideError('RIDE_NOT_FOUND');
+    return rideToJson(row);
+  }
+
+  async bidJson(bidId: string, manager?: EntityManager): Promise<JsonObject | undefined> {
+    const row = await this.rideBids.findView(bidId, manager);
+    return row ? bidToJson(row) : undefined;
+  }
+
+  /** After this instance assigned a ride: heartbeats find the passenger without waiting for the cache to expire. */
+  noteDriverAssigned(driverId: number, rideId: string, passengerId: number | null): void {
+    this.driverRides.set(driverId, { rideId, passengerId });
   }
 }

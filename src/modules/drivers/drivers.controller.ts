@@ -1,0 +1,103 @@
+import { Body, Controller, Get, Put, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { CurrentUser, RequiresRegistration, Roles } from '../../common/auth/auth.decorators';
+import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
+import { CommonError } from '../../common/errors/common.errors';
+import type { JsonObject } from '../../common/events/domain-events';
+import { ErrorResponseDto } from '../../common/http/error-response.dto';
+import { ActiveRideResponseDto, RideResponseDto } from '../rides/dto/ride-response.dto';
+import type { ActiveRideSnapshot } from '../rides/rides.service';
+import { DriverLocationsService } from './driver-locations.service';
+import { DriverRidesService } from './driver-rides.service';
+import { DriversService } from './drivers.service';
+import { DriverProfileResponseDto, EarningsResponseDto, LocationAcceptedResponseDto } from './dto/driver-response.dto';
+import { EarningsQueryDto } from './dto/earnings-query.dto';
+import { NearbyRidesQueryDto } from './dto/nearby-rides-query.dto';
+import { UpdateDriverProfileDto } from './dto/update-driver-profile.dto';
+import { UpdateDriverStatusDto } from './dto/update-driver-status.dto';
+import { UpdateLocationDto } from './dto/update-location.dto';
+
+@ApiTags('driver')
+@ApiBearerAuth()
+@Roles('driver')
+@RequiresRegistration()
+@ApiForbiddenResponse({ type: ErrorResponseDto, description: 'Not a registered driver account (or, where noted, not approved)' })
+@Controller('driver')
+export class DriversController {
+  constructor(
+    private readonly drivers: DriversService,
+    private readonly locations: DriverLocationsService,
+    private readonly driverRides: DriverRidesService,
+  ) {}
+
+  @Get('profile')
+  @ApiOperation({ summary: "The caller's driver profile" })
+  @ApiOkResponse({ type: DriverProfileResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  getProfile(@CurrentUser() user: AuthenticatedUser): Promise<JsonObject> {
+    return this.drivers.getProfile(user.id);
+  }
+
+  @Put('profile')
+  @ApiOperation({ summary: 'Update vehicle and licence details (only the fields sent)' })
+  @ApiOkResponse({ type: DriverProfileResponseDto })
+  @ApiBadRequestResponse({ type: ErrorResponseDto })
+  async updateProfile(@CurrentUser() user: AuthenticatedUser, @Body() dto: UpdateDriverProfileDto): Promise<JsonObject> {
+    return this.drivers.toJson(await this.drivers.updateProfile(user.id, dto));
+  }
+
+  @Put('status')
+  @ApiOperation({ summary: 'Go online or offline (online: approved drivers only, else 403)' })
+  @ApiOkResponse({ type: DriverProfileResponseDto })
+  async setStatus(@CurrentUser() user: AuthenticatedUser, @Body() dto: UpdateDriverStatusDto): Promise<JsonObject> {
+    return this.drivers.toJson(await this.drivers.setOnline(user.id, dto.is_online));
+  }
+
+  @Put('location')
+  @ApiOperation({
+    summary: 'Location heartbeat',
+    description: 'Kept in memory and written in batches; the passenger of the driver’s current ride gets driver_location.',
+  })
+  @ApiOkResponse({ type: LocationAcceptedResponseDto })
+  @ApiBadRequestResponse({ type: ErrorResponseDto })
+  async updateLocation(@CurrentUser() user: AuthenticatedUser, @Body() dto: UpdateLocationDto): Promise<JsonObject> {
+    const p = await this.locations.record(user.id, dto);
+    return { latitude: p.latitude, longitude: p.longitude, heading: p.heading, speed: p.speed, accuracy: p.accuracy, recorded_at: p.at.toISOString() };
+  }
+
+  @Get('rides/nearby')
+  @ApiOperation({
+    summary: 'Requested rides near the driver, nearest first (approved drivers only)',
+    description: 'Point defaults to the last location; radius_km defaults to 5, at most 50; at most 50 rides, each with distance_km.',
+  })
+  @ApiOkResponse({ type: RideResponseDto, isArray: true })
+  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Bad coordinates, or no location known yet' })
+  nearby(@CurrentUser() user: AuthenticatedUser, @Query() q: NearbyRidesQueryDto): Promise<JsonObject[]> {
+    if ((q.latitude === undefined) !== (q.longitude === undefined)) {
+      throw CommonError.validation(q.latitude === undefined ? 'latitude' : 'longitude', 'Send latitude and longitude together');
+    }
+    return this.driverRides.nearby(user.id, q.latitude, q.longitude, q.radius_km);
+  }
+
+  @Get('rides/active')
+  @ApiOperation({ summary: "The driver's assigned non-final ride", description: 'Always 200: `{ride: null}` when there is none.' })
+  @ApiOkResponse({ type: ActiveRideResponseDto })
+  active(@CurrentUser() user: AuthenticatedUser): Promise<ActiveRideSnapshot> {
+    return this.driverRides.active(user);
+  }
+
+  @Get('earnings')
+  @ApiOperation({ summary: 'Earnings today, this week, this month (UTC) and in total, with the completed rides behind them' })
+  @ApiOkResponse({ type: EarningsResponseDto })
+  earnings(@CurrentUser() user: AuthenticatedUser, @Query() q: EarningsQueryDto): Promise<JsonObject> {
+    return this.driverRides.earnings(user.id, q.page ?? 1, q.limit ?? 20);
+  }
+}

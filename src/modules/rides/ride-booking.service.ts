@@ -1,0 +1,147 @@
+import { createHash, randomInt, randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
+import type { JsonObject } from '../../common/events/domain-events';
+import { EventBus } from '../../common/events/event-bus';
+import { AppConfig } from '../../config/app-config';
+import { WalletsService } from '../wallets/wallets.service';
+import type { BookRideDto } from './dto/book-ride.dto';
+import { FareEstimatesService } from './fare-estimates.service';
+import type { FareEstimate } from './fare/fare-estimate';
+import { PromoCodesService, normalisePromoCode } from './promo-codes.service';
+import { IdempotencyKeysRepository } from './repositories/idempotency-keys.repository';
+import { RidesRepository } from './repositories/rides.repository';
+import { RideWritesRepository } from './repositories/ride-writes.repository';
+import { RideError } from './rides.errors';
+import { rideToJson } from './views/ride-view';
+
+const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+const CODE_ATTEMPTS = 8;
+
+export interface BookingResult {
+  ride: JsonObject;
+  /** false when an Idempotency-Key replay returned the ride booked earlier. */
+  created: boolean;
+}
+
+export function newRideCode(): string {
+  let code = '';
+  for (let i = 0; i < 6; i += 1) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
+  return code;
+}
+
+/** A stable fingerprint of the validated body: same fields and values, whatever their order. */
+export function requestHash(body: object): string {
+  const canonical = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(canonical);
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.keys(value)
+          .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+          .sort()
+          .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+      );
+    }
+    return value;
+  };
+  return createHash('sha256').update(JSON.stringify(canonical(body))).digest('hex');
+}
+
+/** POST /rides/book: prices the request, stores the ride in `requested`, announces it after commit. */
+@Injectable()
+export class RideBookingService {
+  constructor(
+    private readonly estimates: FareEstimatesService,
+    private readonly promos: PromoCodesService,
+    private readonly wallets: WalletsService,
+    private readonly writes: RideWritesRepository,
+    private readonly reads: RidesRepository,
+    private readonly keys: IdempotencyKeysRepository,
+    private readonly events: EventBus,
+    private readonly config: AppConfig,
+  ) {}
+
+  async book(user: AuthenticatedUser, dto: BookRideDto, idempotencyKey?: string): Promise<BookingResult> {
+    const { estimate } = await this.estimates.estimateFor(dto, dto.vehicle_category_id);
+    if (dto.payment_method === 'wallet' && !(await this.wallets.covers(user.id, 0))) {
+      throw RideError.field('INVALID_RIDE_REQUEST', 'payment_method', 'Paying by wallet needs a wallet; complete registration first');
+    }
+    const hash = idempotencyKey === undefined ? '' : requestHash(dto);
+
+    const result = await this.writes.runInTransaction(async (manager) => {
+      if (idempotencyKey !== undefined && !(await this.keys.claim(user.id, idempotencyKey, hash, manager))) {
+        const earlier = await this.keys.find(user.id, idempotencyKey, manager);
+        if (!earlier || earlier.request_hash !== hash || !earlier.ride_id) throw new RideError('IDEMPOTENCY_KEY_REUSED');
+        const row = await this.reads.findView(earlier.ride_id, manager);
+        if (!row) throw new RideError('RIDE_NOT_FOUND');
+        return { ride: rideToJson(row), created: false };
+      }
+      if (estimate.promo?.applied && estimate.promo.promoId !== undefined) {
+        if (!(await this.promos.redeem(estimate.promo.promoId, manager))) withoutPromo(estimate);
+      }
+      const rideId = await this.insertWithFreshCode(user.id, dto, estimate, manager);
+      await this.writes.recordEvents([{ rideId, from: null, to: 'requested', actorUserId: user.id, actorRole: 'passenger' }], manager);
+      if (idempotencyKey !== undefined) await this.keys.attachRide(user.id, idempotencyKey, rideId, manager);
+      const row = await this.reads.findView(rideId, manager);
+      return { ride: rideToJson(row!), created: true };
+    });
+
+    if (result.created) {
+      const ride = result.ride;
+      this.events.publish('ride.requested', {
+        ride_id: ride.id as string,
+        passenger_id: user.id,
+        vehicle_category_id: dto.vehicle_category_id,
+        pickup: { latitude: dto.pickup.latitude, longitude: dto.pickup.longitude },
+        ride,
+      });
+    }
+    return result;
+  }
+
+  /** Retries on a ride-code collision; a refusal with no collision means the passenger already has a live ride. */
+  private async insertWithFreshCode(
+    passengerId: number,
+    dto: BookRideDto,
+    estimate: FareEstimate,
+    manager: Parameters<RideWritesRepository['insertRequested']>[1],
+  ): Promise<string> {
+    for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt += 1) {
+      if (await this.reads.passengerHasLiveRide(passengerId, manager)) throw new RideError('ACTIVE_RIDE_EXISTS');
+      const id = randomUUID();
+      const inserted = await this.writes.insertRequested(
+        {
+          id,
+          rideCode: newRideCode(),
+          rideType: dto.ride_type,
+          passengerId,
+          vehicleCategoryId: dto.vehicle_category_id,
+          pickup: dto.pickup,
+          dropoff: dto.dropoff,
+          returnLocation: dto.return_location ?? null,
+          passengerCount: dto.passenger_count ?? 1,
+          children: dto.children ?? 0,
+          paymentMethod: dto.payment_method,
+          durationMinutes: dto.duration_minutes ?? null,
+          endScheduledAt: dto.end_scheduled_at ?? null,
+          returnScheduledAt: dto.return_scheduled_at ?? null,
+          promoCode: dto.promo_code === undefined ? null : normalisePromoCode(dto.promo_code),
+          estimate,
+          currency: this.config.currency,
+          ttlMinutes: this.config.rideRequestTtlMinutes,
+        },
+        manager,
+      );
+      if (inserted) return id;
+    }
+    throw new RideError('ACTIVE_RIDE_EXISTS');
+  }
+}
+
+/** The promo stopped applying between estimate and booking (limit reached meanwhile): book at full price. */
+function withoutPromo(estimate: FareEstimate): void {
+  if (!estimate.promo) return;
+  estimate.totalMinor += estimate.discountMinor;
+  estimate.discountMinor = 0;
+  estimate.promo = { code: estimate.promo.code, applied: false, reason: 'Promo code usage limit reached', discountMinor: 0 };
+}
