@@ -53,7 +53,7 @@ export class BidsService {
   }
 
   /**
-   * Exactly-once acceptance: the ride row is locked, then the bid and the driver; the ride must still
+   * Exactly-once acceptance: the ride row is locked, then the driver and the bid; the ride must still
    * be requested, the bid pending, the driver free (also enforced by rides_driver_live_uq) and, for
    * wallet rides, the balance must cover the amount. Events go out after commit.
    */
@@ -63,12 +63,15 @@ export class BidsService {
     const result = await this.rides.runInTransaction(async (manager) => {
       const ride = await this.rides.lockRideForUpdate(rideId, manager);
       if (!ride || ride.passenger_id !== user.id) throw new RideError('RIDE_NOT_FOUND');
-      const bid = await this.bids.lockOnRide(bidId, rideId, manager);
-      if (!bid) throw new BidError('BID_NOT_FOUND');
+      const seen = await this.bids.findOnRide(bidId, rideId, manager);
+      if (!seen) throw new BidError('BID_NOT_FOUND');
       if (ride.status !== 'requested' || ride.is_past_expiry) throw new RideError('RIDE_NOT_REQUESTED');
-      if (bid.status !== 'pending') throw new BidError('BID_NOT_PENDING');
-      const driver = await this.drivers.lockDriver(bid.driver_id, manager);
+      // Lock order ride → driver → bid: acceptance withdraws the driver's bids on other rides, so a
+      // bid row must never be held while waiting for a driver row (that would deadlock).
+      const driver = await this.drivers.lockDriver(seen.driver_id, manager);
       if (!driver || driver.status !== 'approved') throw new BidError('DRIVER_BUSY', 'Driver is no longer available');
+      const bid = (await this.bids.lockOnRide(bidId, rideId, manager))!;
+      if (bid.status !== 'pending') throw new BidError('BID_NOT_PENDING');
       if (await this.rides.driverHasAssignedRide(bid.driver_id, manager)) throw new BidError('DRIVER_BUSY');
       if (ride.payment_method === 'wallet' && !(await this.wallets.covers(user.id, bid.amount_minor, manager))) {
         throw new WalletError('INSUFFICIENT_FUNDS');
