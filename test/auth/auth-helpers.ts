@@ -50,7 +50,7 @@ export async function signUp(
   const contact = { phone, ...(options.email ? { email: options.email } : {}) };
   const verified = await verifyContact(t, contact);
   const res = await post(t, 'register', { role: options.role ?? 'passenger', first_name: 'Ada', last_name: 'Lovelace', ...options.extra }, verified.access_token);
-  if (res.statusCode !== 201) throw new Error(`register failed: ${res.body}`);
+  if (res.statusCode !== 200) throw new Error(`register failed: ${res.body}`);
   return { ...res.json(), phone };
 }
 

@@ -16,7 +16,7 @@ describe('POST /api/v1/auth/register', () => {
     const phone = freshPhone();
     const verified = await verifyContact(t, { phone });
     const res = await post(t, 'register', { role: 'passenger', first_name: 'Ada', last_name: 'Lovelace', push_token: 'push-1' }, verified.access_token);
-    expect(res.statusCode).toBe(201);
+    expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'token_type', 'user']);
     expect(body.token_type).toBe('bearer');
@@ -100,7 +100,7 @@ describe('POST /api/v1/auth/register', () => {
     const email = freshEmail();
     const verified = await verifyContact(t, { phone });
     const res = await post(t, 'register', { role: 'passenger', phone: phone.slice(1), email: ` ${email.toUpperCase()}` }, verified.access_token);
-    expect(res.statusCode).toBe(201);
+    expect(res.statusCode).toBe(200);
     expect(res.json().user).toMatchObject({ phone, email, is_email_verified: false });
   });
 
@@ -143,7 +143,7 @@ describe('POST /api/v1/auth/register', () => {
       post(t, 'register', { role: 'driver' }, verified.access_token),
       post(t, 'register', { role: 'driver' }, verified.access_token),
     ]);
-    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     expect(await t.db.query(`SELECT count(*)::int AS n FROM drivers WHERE user_id = $1`, [verified.user.id])).toEqual([{ n: 1 }]);
   });
 

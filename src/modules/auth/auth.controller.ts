@@ -3,7 +3,6 @@ import {
   ApiBadRequestResponse,
   ApiBearerAuth,
   ApiConflictResponse,
-  ApiCreatedResponse,
   ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -85,12 +84,13 @@ export class AuthController {
 
   @Post('register')
   @ApiBearerAuth()
+  @HttpCode(200)
   @UseGuards(AuthRateLimitGuard)
   @ApiOperation({
     summary: "Complete the verified user's account",
     description: 'Bearer: the access token from verify-otp. Creates the wallet, and for drivers the driver record.',
   })
-  @ApiCreatedResponse({ type: SessionResponseDto })
+  @ApiOkResponse({ type: SessionResponseDto, description: 'Same shape as login' })
   @ApiBadRequestResponse({
     type: ErrorResponseDto,
     description:
