@@ -98,7 +98,7 @@ export class DriversRepository {
   async setApprovalStatus(userId: number, status: DriverApprovalStatus): Promise<DriverRow | undefined> {
     const rows = rowsOf<DriverRow>(
       await this.dataSource.query(
-        `UPDATE drivers SET status = $2, is_online = (is_online AND $2 = 'approved'), updated_at = now()
+        `UPDATE drivers SET status = $2, is_online = (is_online AND $2::varchar = 'approved'), updated_at = now()
           WHERE user_id = $1 RETURNING ${COLUMNS}`,
         [userId, status],
       ),

@@ -119,29 +119,53 @@ export class RidesRepository {
 
   /**
    * Requested rides near a point, nearest first. The GiST index on the projected pickup point
-   * answers the bounding box (`<@`) and the nearest-first order (`<->`); the exact haversine then
-   * filters the box's corners out and gives each ride its distance. Rides past expires_at that the
-   * sweep has not reached yet are left out.
+   * (x = longitude × cos(latitude), y = latitude) answers the bounding box (`<@`) and the
+   * nearest-first candidate order (`<->`); the exact haversine then drops the box's corners, gives
+   * each ride its distance and the final order. Rides past expires_at that the sweep has not reached
+   * yet are left out.
    */
   async findRequestedNear(q: NearbyQuery): Promise<Array<RideViewRow & { distance_km: number }>> {
-    const halfSide = (q.radiusKm / KM_PER_DEGREE) * 1.02;
-    const x = q.longitude * Math.cos((q.latitude * Math.PI) / 180);
-    const params: unknown[] = [q.latitude, q.longitude, x, q.latitude, halfSide, q.radiusKm];
+    const box = projectedBox(q.latitude, q.longitude, q.radiusKm);
+    const params: unknown[] = [q.latitude, q.longitude, box.x, q.latitude, q.radiusKm, box.xMin, box.yMin, box.xMax, box.yMax];
     let category = '';
     if (q.vehicleCategoryId !== null) {
       params.push(q.vehicleCategoryId);
-      category = ` AND r.vehicle_category_id = $7`;
+      category = ` AND r.vehicle_category_id = $10`;
     }
     const distance = sqlHaversineKm('$1::float8', '$2::float8', 'r.pickup_latitude', 'r.pickup_longitude');
     return this.dataSource.query(
-      `SELECT ${RIDE_VIEW_COLUMNS}, ${distance} AS distance_km ${RIDE_VIEW_FROM}
-        WHERE r.status = 'requested'
-          AND r.pickup_geo <@ box(point($3::float8 - $5::float8, $4::float8 - $5::float8), point($3::float8 + $5::float8, $4::float8 + $5::float8))
-          AND r.expires_at > now()${category}
-          AND ${distance} <= $6::float8
-        ORDER BY r.pickup_geo <-> point($3::float8, $4::float8)
-        LIMIT ${q.limit}`,
+      `SELECT * FROM (
+         SELECT ${RIDE_VIEW_COLUMNS}, ${distance} AS distance_km ${RIDE_VIEW_FROM}
+          WHERE r.status = 'requested'
+            AND r.pickup_geo <@ box(point($6::float8, $7::float8), point($8::float8, $9::float8))
+            AND r.expires_at > now()${category}
+            AND ${distance} <= $5::float8
+          ORDER BY r.pickup_geo <-> point($3::float8, $4::float8)
+          LIMIT ${q.limit}) AS near
+        ORDER BY distance_km, id`,
       params,
     );
   }
+}
+
+/**
+ * The projected box that holds every point within radiusKm. In this projection x also moves with
+ * latitude (x = lng × cos(lat)), so the x range spans lng × cos(lat') for every latitude lat' of
+ * the band, widened by the radius; a 2% margin absorbs the spherical approximation.
+ */
+export function projectedBox(latitude: number, longitude: number, radiusKm: number) {
+  const d = (radiusKm / KM_PER_DEGREE) * 1.02;
+  const rad = Math.PI / 180;
+  const lo = Math.max(-90, latitude - d);
+  const hi = Math.min(90, latitude + d);
+  const cosines = [Math.cos(lo * rad), Math.cos(hi * rad)];
+  if (lo <= 0 && hi >= 0) cosines.push(1);
+  const xs = cosines.map((c) => longitude * c);
+  return {
+    x: longitude * Math.cos(latitude * rad),
+    xMin: Math.min(...xs) - d,
+    xMax: Math.max(...xs) + d,
+    yMin: lo,
+    yMax: hi,
+  };
 }
