@@ -1,19 +1,21 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { CommonError } from '../../common/errors/common.errors';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { AppConfig } from '../../config/app-config';
 import { UserResponseDto } from '../users/dto/user-response.dto';
+import { isUniqueViolation } from '../users/sql-results';
 import { AuthError } from './auth.errors';
-import { AuthRepository } from './auth.repository';
+import { AuthRepository, ContactFill, SessionUserRow } from './auth.repository';
 import { OtpSentResponseDto } from './dto/otp-sent-response.dto';
 import { SendOtpDto } from './dto/send-otp.dto';
 import { VerifyOtpResponseDto } from './dto/session-response.dto';
 import { VerifyOtpDto } from './dto/verify-otp.dto';
-import { normalizeContact } from './services/contact-normalizer';
+import { Contact, normalizeContact } from './services/contact-normalizer';
 import { IdentityResolver } from './services/identity-resolver';
 import { OTP_TTL_SECONDS, OtpCodes } from './services/otp-codes';
 import { OtpSender } from './services/otp-sender';
-import { TokenService } from './services/token.service';
+import { IssuedTokens, TokenService } from './services/token.service';
 
 const HOUR_SECONDS = 3600;
 
@@ -35,7 +37,9 @@ export class AuthService {
     const { user, fill } = await this.identities.resolveOrCreate(contact);
     await this.enforceSendLimits(user.id);
     const code = this.codes.generate();
-    await this.repo.storeOtp(user.id, this.codes.hash(user.id, code), OTP_TTL_SECONDS, fill);
+    await this.repo
+      .storeOtp(user.id, this.codes.hash(user.id, code), OTP_TTL_SECONDS, fill)
+      .catch((err: unknown) => rethrowContactTaken(err));
     await this.sender.send({
       userId: user.id,
       phone: fill.phone ?? user.phone,
@@ -49,41 +53,44 @@ export class AuthService {
   async verifyOtp(input: VerifyOtpDto): Promise<VerifyOtpResponseDto> {
     const contact = normalizeContact(input);
     const { user, fill } = await this.identities.resolveExisting(contact);
-    // A wrong code must be counted even though the request fails, so failures leave the transaction committed.
-    let failure: AuthError | undefined;
-    const result = await this.repo.runInTransaction(async (manager) => {
-      const state = await this.repo.lockOtpState(user.id, manager);
-      if (!state || !state.otp_code_hash) {
-        failure = new AuthError('INVALID_OTP');
-        return undefined;
-      }
-      if (!this.codes.matches(user.id, input.otp, state.otp_code_hash)) {
-        await this.repo.recordFailedOtp(user.id, this.config.otpMaxAttempts, manager);
-        failure = new AuthError('INVALID_OTP');
-        return undefined;
-      }
-      if (!state.otp_expires_at || new Date(state.otp_expires_at).getTime() < Date.now()) {
-        failure = new AuthError('OTP_EXPIRED');
-        return undefined;
-      }
-      // The code is right, but a blocked or inactive account gets no session (its tokens would be refused anyway).
-      if (state.is_blocked) throw new AuthError('ACCOUNT_BLOCKED');
-      if (!state.is_active) throw new AuthError('ACCOUNT_NOT_ACTIVE');
-      const issued = this.tokens.issue({ id: user.id, role: state.role });
-      const row = await this.repo.markVerified(
-        user.id,
-        {
-          fill,
-          phoneVerified: contact.phone !== undefined,
-          emailVerified: contact.email !== undefined,
-          refreshTokenHash: issued.refreshTokenHash,
-        },
-        manager,
-      );
-      return { issued, row };
-    });
-    if (failure || !result) throw failure ?? new AuthError('INVALID_OTP');
-    return { ...result.issued.pair, is_registered: result.row.is_registered, user: UserResponseDto.from(result.row) };
+    const outcome = await this.repo
+      .runInTransaction((manager) => this.checkCodeAndOpenSession(manager, user.id, input.otp, contact, fill))
+      .catch((err: unknown) => rethrowContactTaken(err));
+    // A wrong code is refused only after the transaction committed, so that the attempt stays counted.
+    if (outcome instanceof AuthError) throw outcome;
+    return { ...outcome.issued.pair, is_registered: outcome.row.is_registered, user: UserResponseDto.from(outcome.row) };
+  }
+
+  /** Under the user's row lock, so that concurrent guesses are counted one after another. */
+  private async checkCodeAndOpenSession(
+    manager: EntityManager,
+    userId: number,
+    otp: string,
+    contact: Contact,
+    fill: ContactFill,
+  ): Promise<AuthError | { issued: IssuedTokens; row: SessionUserRow }> {
+    const state = await this.repo.lockOtpState(userId, manager);
+    if (!state || !state.otp_code_hash) return new AuthError('INVALID_OTP');
+    if (!this.codes.matches(userId, otp, state.otp_code_hash)) {
+      await this.repo.recordFailedOtp(userId, this.config.otpMaxAttempts, manager);
+      return new AuthError('INVALID_OTP');
+    }
+    if (!state.otp_expires_at || new Date(state.otp_expires_at).getTime() < Date.now()) return new AuthError('OTP_EXPIRED');
+    // The code is right, but a blocked or inactive account gets no session (its tokens would be refused anyway).
+    if (state.is_blocked) return new AuthError('ACCOUNT_BLOCKED');
+    if (!state.is_active) return new AuthError('ACCOUNT_NOT_ACTIVE');
+    const issued = this.tokens.issue({ id: userId, role: state.role });
+    const row = await this.repo.markVerified(
+      userId,
+      {
+        fill,
+        phoneVerified: contact.phone !== undefined,
+        emailVerified: contact.email !== undefined,
+        refreshTokenHash: issued.refreshTokenHash,
+      },
+      manager,
+    );
+    return { issued, row };
   }
 
   /** Per identity: one code per cooldown and a cap per hour, counted apart from the code (a new code resets neither). */
@@ -99,4 +106,13 @@ export class AuthService {
       if (!hit.allowed) throw CommonError.rateLimited(hit.retryAfterSeconds);
     }
   }
+}
+
+/**
+ * The contact detail a pending user was about to receive (rule 7) was taken by another account
+ * between our lookup and our write: now phone and e-mail belong to different accounts.
+ */
+function rethrowContactTaken(err: unknown): never {
+  if (isUniqueViolation(err)) throw new AuthError('IDENTITY_DIFFERENT_ACCOUNTS');
+  throw err;
 }
