@@ -144,5 +144,4 @@ describe('driver operations', () => {
     const { rideId } = await acceptedRide(t, { driver });
     expect((await call(driver.accessToken, 'GET', '/driver/rides/active')).json()).toMatchObject({ ride: { id: rideId, status: 'accepted' } });
   });
-
 });

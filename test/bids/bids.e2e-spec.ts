@@ -1,0 +1,114 @@
+import { EventBus } from '../../src/common/events/event-bus';
+import { createUser } from '../support/factories';
+import { startTestApp, TestApp } from '../support/test-app';
+import { accept, acceptedRide, bookRide, cancel, onlineDriver, placeBid } from '../rides/ride-helpers';
+
+describe('bids', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const bid = (token: string, rideId: string, payload: object) =>
+    t.request({ method: 'POST', url: `/api/v1/driver/rides/${rideId}/bid`, token, payload });
+
+  it('one live bid per driver per ride: bidding again replaces amount and ETA; bid.submitted is published', async () => {
+    const passenger = await createUser(t);
+    const driver = await onlineDriver(t);
+    const ride = await bookRide(t, passenger);
+    const seen: Array<{ bid: { amount: number } }> = [];
+    const off = t.get(EventBus).subscribe('bid.submitted', (e) => void seen.push(e as never));
+    const first = await placeBid(t, driver, ride.id, 11);
+    const second = await placeBid(t, driver, ride.id, 9.5);
+    await new Promise((r) => setImmediate(r));
+    off();
+    expect(second).toMatchObject({ id: first.id, amount: 9.5, status: 'pending', currency: 'USD' });
+    expect(seen.map((e) => e.bid.amount)).toEqual([11, 9.5]);
+    expect(seen[0]).toMatchObject({ ride_id: ride.id, passenger_id: passenger.id, driver_id: driver.id });
+    const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM bids WHERE ride_id = $1`, [ride.id]);
+    expect(n).toBe(1);
+  });
+
+  it('lists bids cheapest first with the driver profile, vehicle, rating, ETA and distance', async () => {
+    const passenger = await createUser(t);
+    const ride = await bookRide(t, passenger);
+    const a = await onlineDriver(t);
+    const b = await onlineDriver(t);
+    await placeBid(t, a, ride.id, 14);
+    await placeBid(t, b, ride.id, 12);
+    const res = await t.request({ method: 'GET', url: `/api/v1/rides/${ride.id}/bids`, token: passenger.accessToken });
+    expect(res.statusCode).toBe(200);
+    const list = res.json();
+    expect(list.map((x: { amount: number }) => x.amount)).toEqual([12, 14]);
+    expect(list[0]).toMatchObject({
+      ride_id: ride.id,
+      eta_minutes: 3,
+      status: 'pending',
+      driver: { id: b.id, first_name: 'Dana', rating: 5, vehicle: { make: 'Toyota', model: 'Corolla', color: 'White', year: 2021, category_id: 1 } },
+    });
+    expect(list[0].distance_km).toBeCloseTo(0.11, 1);
+    // The passenger's active ride carries the same pending bids.
+    const active = (await t.request({ method: 'GET', url: '/api/v1/passenger/rides/active', token: passenger.accessToken })).json();
+    expect(active.bids).toEqual(list);
+  });
+
+  it('refuses bids that break the rules', async () => {
+    const passenger = await createUser(t);
+    const ride = await bookRide(t, passenger);
+    const comfort = await onlineDriver(t, { vehicleCategoryId: 2 });
+    const wrongCategory = await bid(comfort.accessToken, ride.id, { amount: 10, eta_minutes: 2 });
+    expect(wrongCategory.statusCode).toBe(403);
+
+    const anyCategory = await onlineDriver(t, { vehicleCategoryId: null });
+    expect((await bid(anyCategory.accessToken, ride.id, { amount: 10, eta_minutes: 2 })).statusCode).toBe(201);
+
+    const busy = await onlineDriver(t);
+    await acceptedRide(t, { driver: busy });
+    const busyBid = await bid(busy.accessToken, ride.id, { amount: 10, eta_minutes: 2 });
+    expect(busyBid.statusCode).toBe(409);
+    expect(busyBid.json().message).toBe('Driver already has a ride in progress');
+
+    const driver = await onlineDriver(t);
+    for (const body of [{ amount: 0, eta_minutes: 2 }, { amount: 1.234, eta_minutes: 2 }, { amount: 5 }, { amount: '5', eta_minutes: 1 }, { amount: 5, eta_minutes: -1 }]) {
+      expect((await bid(driver.accessToken, ride.id, body)).statusCode).toBe(400);
+    }
+    expect((await bid(driver.accessToken, '00000000-0000-4000-8000-000000000000', { amount: 5, eta_minutes: 1 })).statusCode).toBe(404);
+    expect((await bid(driver.accessToken, 'nope', { amount: 5, eta_minutes: 1 })).statusCode).toBe(404);
+
+    await cancel(t, passenger, ride.id);
+    const late = await bid(driver.accessToken, ride.id, { amount: 5, eta_minutes: 1 });
+    expect(late.statusCode).toBe(409);
+    expect(late.json().message).toBe('Ride is no longer open for bids');
+  });
+
+  it('acceptance rejects the other bids, withdraws the winner’s other bids, and cannot be repeated', async () => {
+    const p1 = await createUser(t);
+    const p2 = await createUser(t);
+    const r1 = await bookRide(t, p1);
+    const r2 = await bookRide(t, p2);
+    const winner = await onlineDriver(t);
+    const loser = await onlineDriver(t);
+    const wb = await placeBid(t, winner, r1.id, 10);
+    const lb = await placeBid(t, loser, r1.id, 11);
+    const elsewhere = await placeBid(t, winner, r2.id, 10);
+
+    const seen: unknown[] = [];
+    const off = t.get(EventBus).subscribe('ride.accepted', (e) => void seen.push(e));
+    expect((await accept(t, p1, r1.id, wb.id)).statusCode).toBe(200);
+    await new Promise((r) => setImmediate(r));
+    off();
+    expect(seen).toEqual([expect.objectContaining({ ride_id: r1.id, passenger_id: p1.id, driver_id: winner.id, rejected_driver_ids: [loser.id] })]);
+
+    const statuses = Object.fromEntries(
+      (await t.db.query(`SELECT id, status FROM bids WHERE id = ANY($1::uuid[])`, [[wb.id, lb.id, elsewhere.id]])).map(
+        (r: { id: string; status: string }) => [r.id, r.status],
+      ),
+    );
+    expect(statuses).toEqual({ [wb.id]: 'accepted', [lb.id]: 'rejected', [elsewhere.id]: 'withdrawn' });
+    expect((await accept(t, p1, r1.id, wb.id)).statusCode).toBe(409);
+    expect((await accept(t, p1, r1.id, lb.id)).statusCode).toBe(409);
+    expect((await accept(t, p2, r2.id, elsewhere.id)).statusCode).toBe(409);
+    expect((await accept(t, p1, r1.id, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+  });
+});
