@@ -145,3 +145,20 @@ describe('driver operations', () => {
     expect((await call(driver.accessToken, 'GET', '/driver/rides/active')).json()).toMatchObject({ ride: { id: rideId, status: 'accepted' } });
   });
 });
+
+describe('driver locations on shutdown', () => {
+  it('flushes pending positions when an instance stops', async () => {
+    const first = await startTestApp({ env: { LOCATION_FLUSH_MS: '60000' } });
+    try {
+      const second = await startTestApp({ databaseUrl: first.databaseUrl, env: { LOCATION_FLUSH_MS: '60000' } });
+      const driver = await createUser(first, { role: 'driver' });
+      const res = await second.request({ method: 'PUT', url: '/api/v1/driver/location', token: driver.accessToken, payload: { latitude: 7, longitude: 8 } });
+      expect(res.statusCode).toBe(200);
+      await second.close();
+      const [row] = await first.db.query(`SELECT last_latitude, last_longitude FROM drivers WHERE user_id = $1`, [driver.id]);
+      expect(row).toEqual({ last_latitude: 7, last_longitude: 8 });
+    } finally {
+      await first.close();
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
 import { EventBus } from '../../common/events/event-bus';
 import { AppConfig } from '../../config/app-config';
 import { RidesService } from '../rides/rides.service';
@@ -21,7 +21,7 @@ const MAX_TRACKED = 500_000;
  * which the next pings replace anyway.
  */
 @Injectable()
-export class DriverLocationsService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class DriverLocationsService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('DriverLocations');
   /** Latest known position per driver (flushed or not): nearby and profile read it first. */
   private readonly latest = new Map<number, PendingLocation>();
@@ -41,7 +41,8 @@ export class DriverLocationsService implements OnApplicationBootstrap, OnApplica
     this.timer.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the database pool closes (that happens in onApplicationShutdown). */
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.flush();
   }

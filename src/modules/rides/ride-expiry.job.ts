@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
 import { EventBus } from '../../common/events/event-bus';
 import { AppConfig } from '../../config/app-config';
 import { RideBidsRepository } from './repositories/ride-bids.repository';
@@ -14,7 +14,7 @@ const BATCH = 200;
  * same ride and never wait for each other.
  */
 @Injectable()
-export class RideExpiryJob implements OnApplicationBootstrap, OnApplicationShutdown {
+export class RideExpiryJob implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('RideExpiryJob');
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
@@ -33,7 +33,8 @@ export class RideExpiryJob implements OnApplicationBootstrap, OnApplicationShutd
     this.timer.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the database pool closes (that happens in onApplicationShutdown). */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await this.running?.catch(() => undefined);
