@@ -1,11 +1,11 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { PostgresRateLimiter } from '../../src/common/rate-limit/postgres-rate-limiter';
 import { RateLimiter } from '../../src/common/rate-limit/rate-limiter';
 import { RedisRateLimiter } from '../../src/common/rate-limit/redis-rate-limiter';
 import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { DEV_CODE, freshPhone, post, startAuthApp } from './auth-helpers';
+import { startRedis, TestRedis } from './redis-server';
 
 function fromIp(t: TestApp, url: string, payload: object, ip: string) {
   return t.request({ method: 'POST', url: `/api/v1/auth/${url}`, payload, remoteAddress: ip });
@@ -128,35 +128,17 @@ function limiterContract(name: string, make: () => RateLimiter) {
   });
 }
 
-/** The throwaway redis-server needs a moment to listen. */
-async function connectRedis(port: number): Promise<Redis> {
-  for (let attempt = 0; ; attempt += 1) {
-    const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    try {
-      await client.connect();
-      await client.ping();
-      return client;
-    } catch (err) {
-      client.disconnect();
-      if (attempt > 50) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
-
 describe('RateLimiter implementations', () => {
   let t: TestApp;
-  let redisServer: ChildProcess;
+  let server: TestRedis;
   let redis: Redis;
   beforeAll(async () => {
     t = await startTestApp();
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    redisServer = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    redis = await connectRedis(port);
+    server = await startRedis();
+    redis = server.client;
   });
   afterAll(async () => {
-    redis.disconnect();
-    redisServer.kill();
+    await server.stop();
     await t.close();
   });
 
@@ -165,7 +147,7 @@ describe('RateLimiter implementations', () => {
   });
 
   it('with REDIS_URL the app counts in Redis, and the limits still hold', async () => {
-    const withRedis = await startAuthApp({ REDIS_URL: `redis://127.0.0.1:${redis.options.port}`, OTP_RESEND_COOLDOWN_SECONDS: '30' });
+    const withRedis = await startAuthApp({ REDIS_URL: server.url, OTP_RESEND_COOLDOWN_SECONDS: '30' });
     try {
       expect(withRedis.get(RateLimiter)).toBeInstanceOf(RedisRateLimiter);
       const phone = freshPhone();

@@ -5,6 +5,7 @@ import { UsersService } from '../../src/modules/users/users.service';
 import { createUser } from '../support/factories';
 import { TestApp } from '../support/test-app';
 import { freshEmail, PNG_1X1, post, signUp, startAuthApp, verifyContact } from '../auth/auth-helpers';
+import { startRedis, TestRedis } from '../auth/redis-server';
 
 const PUBLIC_FIELDS = [
   'id', 'phone', 'email', 'first_name', 'last_name', 'role', 'is_verified', 'is_phone_verified', 'is_email_verified',
@@ -228,5 +229,34 @@ describe('me, profile, account deletion, blocking', () => {
       await expect(t.get(UsersService).setBlocked(987654, true)).rejects.toMatchObject({ code: 'USER_NOT_FOUND' });
       await expect(t.get(UsersService).setBlocked(987654, true)).rejects.toBeInstanceOf(UserError);
     });
+  });
+});
+
+describe('blocking across instances (event bus over Redis)', () => {
+  let redis: TestRedis;
+  let a: TestApp;
+  let b: TestApp;
+  beforeAll(async () => {
+    redis = await startRedis();
+    a = await startAuthApp({ REDIS_URL: redis.url, USER_STATE_CACHE_MS: '5000' });
+    b = await startAuthApp({ REDIS_URL: redis.url, USER_STATE_CACHE_MS: '5000' }, { databaseUrl: a.databaseUrl });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    await redis?.stop();
+  });
+
+  it("a block on one instance ends the other instance's cached auth state at once", async () => {
+    const user = await createUser(a);
+    expect((await get(b, '/api/v1/auth/me', user.accessToken)).statusCode).toBe(200);
+    await a.get(UsersService).setBlocked(user.id, true);
+    let status = 200;
+    for (let i = 0; i < 20 && status === 200; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = (await get(b, '/api/v1/auth/me', user.accessToken)).statusCode;
+    }
+    // Well within the 5 s the cache would otherwise hold the old state.
+    expect(status).toBe(403);
   });
 });

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { EventBus } from '../../common/events/event-bus';
 import { toMajor } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
@@ -16,12 +16,13 @@ import { DriverProfileRow, ProfileChanges, UserAuthState, UsersRepository } from
 const MAX_CACHED_USERS = 100_000;
 
 @Injectable()
-export class UsersService {
+export class UsersService implements OnModuleInit, OnModuleDestroy {
   /**
    * Auth state is read on every authenticated request; caching it for at most a couple of seconds
    * keeps that off the database while a block or deletion still takes effect almost at once.
    */
   private readonly authStateCache = new Map<number, { state: UserAuthState | undefined; expiresAt: number }>();
+  private unsubscribe: (() => void) | undefined;
 
   constructor(
     private readonly users: UsersRepository,
@@ -30,6 +31,15 @@ export class UsersService {
     private readonly pictures: ProfilePictureService,
     private readonly events: EventBus,
   ) {}
+
+  /** A block or deletion on any instance (the bus crosses instances with Redis) ends the cached state here too. */
+  onModuleInit(): void {
+    this.unsubscribe = this.events.subscribe('user.access_revoked', ({ user_id }) => this.forgetAuthState(user_id));
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+  }
 
   async getAuthState(id: number): Promise<UserAuthState | undefined> {
     const now = Date.now();
