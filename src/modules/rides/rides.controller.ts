@@ -1,7 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiBearerAuth,
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiExtraModels,
@@ -35,7 +34,6 @@ import { VehicleCategoriesService } from './vehicle-categories.service';
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 
 @ApiTags('rides')
-@ApiBearerAuth()
 @ApiExtraModels(EstimateResponseDto, EstimateListResponseDto)
 @Controller('rides')
 export class RidesController {
