@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, QueryFailedError } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import type { JsonObject } from '../../common/events/domain-events';
 import { DriverRideCache, DriverRideRef } from './driver-ride.cache';
@@ -143,16 +143,8 @@ export class RidesService {
    * Assigns the driver and the fare; false when the driver already holds a live ride (the partial
    * unique index rides_driver_live_uq refused it; the transaction is then unusable and must end).
    */
-  async assignDriver(rideId: string, driverId: number, bidId: string, fareMinor: number, manager: EntityManager): Promise<boolean> {
-    try {
-      await this.writes.assignDriver(rideId, driverId, bidId, fareMinor, manager);
-      return true;
-    } catch (err) {
-      if (err instanceof QueryFailedError && (err.driverError as { constraint?: string }).constraint === 'rides_driver_live_uq') {
-        return false;
-      }
-      throw err;
-    }
+  assignDriver(rideId: string, driverId: number, bidId: string, fareMinor: number, manager: EntityManager): Promise<boolean> {
+    return this.writes.assignDriver(rideId, driverId, bidId, fareMinor, manager);
   }
 
   recordRideEvents(events: RideEventInput[], manager: EntityManager): Promise<void> {

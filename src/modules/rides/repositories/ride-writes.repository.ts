@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import type { FareEstimate } from '../fare/fare-estimate';
 import { rowsOf } from './sql-result';
 
@@ -135,16 +135,24 @@ export class RideWritesRepository {
   }
 
   /**
-   * Assigns the winning driver. The partial unique index rides_driver_live_uq refuses a driver who
-   * already holds a live ride; the caller maps that violation to 409.
+   * Assigns the winning driver; false when the partial unique index rides_driver_live_uq refused it
+   * (the driver already holds a live ride). The transaction is then aborted and must end.
    */
-  async assignDriver(rideId: string, driverId: number, bidId: string, fareMinor: number, manager: EntityManager): Promise<void> {
-    await manager.query(
-      `UPDATE rides SET status = 'accepted', driver_id = $2, accepted_bid_id = $3, fare_minor = $4,
-              accepted_at = now(), updated_at = now()
-        WHERE id = $1`,
-      [rideId, driverId, bidId, fareMinor],
-    );
+  async assignDriver(rideId: string, driverId: number, bidId: string, fareMinor: number, manager: EntityManager): Promise<boolean> {
+    try {
+      await manager.query(
+        `UPDATE rides SET status = 'accepted', driver_id = $2, accepted_bid_id = $3, fare_minor = $4,
+                accepted_at = now(), updated_at = now()
+          WHERE id = $1`,
+        [rideId, driverId, bidId, fareMinor],
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof QueryFailedError && (err.driverError as { constraint?: string }).constraint === 'rides_driver_live_uq') {
+        return false;
+      }
+      throw err;
+    }
   }
 
   /** Requested rides whose time is up, locked; rows another instance holds are skipped, not waited for. */
