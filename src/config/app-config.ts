@@ -34,6 +34,8 @@ export class AppConfig {
   readonly dbPoolSize!: number;
   readonly runMigrations!: boolean;
   readonly redisUrl!: string | undefined;
+  /** Namespace for every Redis key and channel, so several deployments can share one server. */
+  readonly redisKeyPrefix!: string;
 
   readonly jwtSecret!: string;
   readonly jwtSecretGenerated!: boolean;
@@ -123,6 +125,7 @@ export class AppConfig {
         dbPoolSize: read.int('DB_POOL_SIZE', 10, 1, 200),
         runMigrations: read.bool('RUN_MIGRATIONS', true),
         redisUrl,
+        redisKeyPrefix: read.string('REDIS_KEY_PREFIX', 'ride-hailing'),
 
         jwtSecret: secretRaw ?? randomBytes(48).toString('base64url'),
         jwtSecretGenerated: secretRaw === undefined,

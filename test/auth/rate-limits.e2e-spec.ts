@@ -5,7 +5,7 @@ import { RedisRateLimiter } from '../../src/common/rate-limit/redis-rate-limiter
 import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { DEV_CODE, freshPhone, post, startAuthApp } from './auth-helpers';
-import { startRedis, TestRedis } from './redis-server';
+import { describeWithRedis, startRedis, TestRedis } from '../support/redis';
 
 function fromIp(t: TestApp, url: string, payload: object, ip: string) {
   return t.request({ method: 'POST', url: `/api/v1/auth/${url}`, payload, remoteAddress: ip });
@@ -128,23 +128,28 @@ function limiterContract(name: string, make: () => RateLimiter) {
   });
 }
 
-describe('RateLimiter implementations', () => {
+describe('RateLimiter on PostgreSQL', () => {
   let t: TestApp;
-  let server: TestRedis;
-  let redis: Redis;
   beforeAll(async () => {
     t = await startTestApp();
-    server = await startRedis();
-    redis = server.client;
   });
-  afterAll(async () => {
-    await server.stop();
-    await t.close();
-  });
+  afterAll(() => t.close());
 
   it('the app uses PostgreSQL without REDIS_URL', () => {
     expect(t.get(RateLimiter)).toBeInstanceOf(PostgresRateLimiter);
   });
+
+  limiterContract('postgres', () => new PostgresRateLimiter(t.db));
+});
+
+describeWithRedis('RateLimiter on Redis', () => {
+  let server: TestRedis;
+  let redis: Redis;
+  beforeAll(async () => {
+    server = await startRedis();
+    redis = server.client;
+  });
+  afterAll(() => server.stop());
 
   it('with REDIS_URL the app counts in Redis, and the limits still hold', async () => {
     const withRedis = await startAuthApp({ REDIS_URL: server.url, OTP_RESEND_COOLDOWN_SECONDS: '30' });
@@ -153,12 +158,11 @@ describe('RateLimiter implementations', () => {
       const phone = freshPhone();
       expect((await post(withRedis, 'send-otp', { phone })).statusCode).toBe(200);
       expect((await post(withRedis, 'send-otp', { phone })).statusCode).toBe(429);
-      expect((await redis.keys('ratelimit:otp-send:cooldown:*')).length).toBeGreaterThan(0);
+      expect((await redis.keys(`${withRedis.config.redisKeyPrefix}:ratelimit:otp-send:cooldown:*`)).length).toBeGreaterThan(0);
     } finally {
       await withRedis.close();
     }
   });
 
-  limiterContract('postgres', () => new PostgresRateLimiter(t.db));
-  limiterContract('redis', () => new RedisRateLimiter(redis));
+  limiterContract('redis', () => new RedisRateLimiter(redis, `rh-test:limiter:${process.pid}:`));
 });

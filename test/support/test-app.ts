@@ -47,7 +47,14 @@ export interface StartTestAppOptions {
 export async function startTestApp(options: StartTestAppOptions = {}): Promise<TestApp> {
   const database = options.databaseUrl ? undefined : await createTestDatabase();
   const databaseUrl = options.databaseUrl ?? database!.url;
-  const env: Record<string, string | undefined> = { ...TEST_ENV, DATABASE_URL: databaseUrl, ...options.env };
+  // Instances that share a database share a Redis namespace; other test files never see their events.
+  const redisKeyPrefix = `rh-test:${new URL(databaseUrl).pathname.slice(1)}`;
+  const env: Record<string, string | undefined> = {
+    ...TEST_ENV,
+    REDIS_KEY_PREFIX: redisKeyPrefix,
+    DATABASE_URL: databaseUrl,
+    ...options.env,
+  };
   const config = AppConfig.fromEnv(env);
   const app = await createApp(config, { modules: options.modules });
   await app.listen({ port: 0, host: '127.0.0.1' });

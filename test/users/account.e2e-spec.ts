@@ -5,7 +5,7 @@ import { UsersService } from '../../src/modules/users/users.service';
 import { createUser } from '../support/factories';
 import { TestApp } from '../support/test-app';
 import { freshEmail, PNG_1X1, post, signUp, startAuthApp, verifyContact } from '../auth/auth-helpers';
-import { startRedis, TestRedis } from '../auth/redis-server';
+import { describeWithRedis, startRedis, TestRedis } from '../support/redis';
 
 const PUBLIC_FIELDS = [
   'id', 'phone', 'email', 'first_name', 'last_name', 'role', 'is_verified', 'is_phone_verified', 'is_email_verified',
@@ -232,7 +232,7 @@ describe('me, profile, account deletion, blocking', () => {
   });
 });
 
-describe('blocking across instances (event bus over Redis)', () => {
+describeWithRedis('blocking across instances (event bus over Redis)', () => {
   let redis: TestRedis;
   let a: TestApp;
   let b: TestApp;

@@ -12,7 +12,9 @@ import { RedisEventBus } from './redis-event-bus';
       provide: EventBus,
       inject: [AppConfig],
       useFactory: (config: AppConfig): EventBus =>
-        config.redisUrl ? new RedisEventBus(config.redisUrl) : new InProcessEventBus(),
+        config.redisUrl
+          ? new RedisEventBus(config.redisUrl, `${config.redisKeyPrefix}:domain-events`)
+          : new InProcessEventBus(),
     },
   ],
   exports: [EventBus],

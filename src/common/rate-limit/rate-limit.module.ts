@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
 import { REDIS_CLIENT, RedisClient } from '../redis/redis.module';
 import { PostgresRateLimiter } from './postgres-rate-limiter';
 import { RateLimiter } from './rate-limiter';
@@ -10,9 +11,9 @@ import { RedisRateLimiter } from './redis-rate-limiter';
   providers: [
     {
       provide: RateLimiter,
-      inject: [DataSource, REDIS_CLIENT],
-      useFactory: (db: DataSource, redis: RedisClient): RateLimiter =>
-        redis ? new RedisRateLimiter(redis) : new PostgresRateLimiter(db),
+      inject: [DataSource, REDIS_CLIENT, AppConfig],
+      useFactory: (db: DataSource, redis: RedisClient, config: AppConfig): RateLimiter =>
+        redis ? new RedisRateLimiter(redis, `${config.redisKeyPrefix}:ratelimit:`) : new PostgresRateLimiter(db),
     },
   ],
   exports: [RateLimiter],

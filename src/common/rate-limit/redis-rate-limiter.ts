@@ -14,15 +14,16 @@ if ttl < 0 then
 end
 return {hits, ttl}`;
 
-const KEY_PREFIX = 'ratelimit:';
-
 export class RedisRateLimiter extends RateLimiter {
-  constructor(private readonly redis: Redis) {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keyPrefix = 'ride-hailing:ratelimit:',
+  ) {
     super();
   }
 
   async hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {
-    const [hits, msLeft] = (await this.redis.eval(HIT_SCRIPT, 1, KEY_PREFIX + key, String(windowSeconds * 1000))) as [
+    const [hits, msLeft] = (await this.redis.eval(HIT_SCRIPT, 1, this.keyPrefix + key, String(windowSeconds * 1000))) as [
       number,
       number,
     ];

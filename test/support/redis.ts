@@ -1,0 +1,74 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import Redis from 'ioredis';
+
+export interface TestRedis {
+  url: string;
+  client: Redis;
+  stop(): Promise<void>;
+}
+
+function redisServerOnPath(): boolean {
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, 'redis-server')));
+}
+
+/**
+ * Where Redis-backed tests get their server: REDIS_URL when set (CI's second pass), else a throwaway
+ * redis-server when one is installed, else none and those tests say why they did not run.
+ */
+export const REDIS_SOURCE: 'url' | 'binary' | undefined = process.env.REDIS_URL
+  ? 'url'
+  : redisServerOnPath()
+    ? 'binary'
+    : undefined;
+
+/** `describe` when a Redis server can be had; otherwise the block is skipped with the reason printed. */
+export function describeWithRedis(name: string, fn: () => void): void {
+  if (REDIS_SOURCE) {
+    describe(name, fn);
+    return;
+  }
+  // eslint-disable-next-line no-console
+  console.warn(`Not run: "${name}" needs Redis: set REDIS_URL or install redis-server.`);
+  describe.skip(name, fn);
+}
+
+export async function startRedis(): Promise<TestRedis> {
+  if (process.env.REDIS_URL) {
+    const client = new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 });
+    await client.ping();
+    return { url: process.env.REDIS_URL, client, stop: async () => client.disconnect() };
+  }
+  return spawnRedis();
+}
+
+/** A throwaway redis-server on a random port (no persistence), with a connected client. */
+async function spawnRedis(): Promise<TestRedis> {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const server: ChildProcess = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  for (let attempt = 0; ; attempt += 1) {
+    const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    try {
+      await client.connect();
+      await client.ping();
+      return {
+        url: `redis://127.0.0.1:${port}`,
+        client,
+        stop: async () => {
+          client.disconnect();
+          server.kill();
+        },
+      };
+    } catch (err) {
+      client.disconnect();
+      if (attempt > 50) {
+        server.kill();
+        throw err;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
