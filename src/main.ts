@@ -3,10 +3,12 @@ import { createApp } from './bootstrap/create-app';
 import { provisionDatabase } from './bootstrap/provision-database';
 import { createRootLogger, flushLogs } from './common/logging/logger';
 import { AppConfig, ConfigError } from './config/app-config';
+import { loadEnvFile } from './config/load-env-file';
 
 async function main(): Promise<void> {
   let config: AppConfig;
   try {
+    loadEnvFile();
     config = AppConfig.fromEnv();
   } catch (err) {
     if (err instanceof ConfigError) {
