@@ -2,16 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import type { JsonObject } from '../../common/events/domain-events';
+import { toMajor } from '../../common/money';
 import { DriverRideCache, DriverRideRef } from './driver-ride.cache';
 import { RideBidsRepository } from './repositories/ride-bids.repository';
 import { RidePaymentsRepository } from './repositories/ride-payments.repository';
 import { NearbyQuery, RidesRepository } from './repositories/rides.repository';
 import { LockedRide, RideEventInput, RideWritesRepository } from './repositories/ride-writes.repository';
-import { toMajor } from '../../common/money';
-import { iso } from './views/ride-view';
 import { RideError } from './rides.errors';
 import { bidToJson } from './views/bid-view';
-import { rideToJson } from './views/ride-view';
+import { iso, rideToJson } from './views/ride-view';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
