@@ -22,7 +22,7 @@ describe('ride expiry', () => {
     const ride = await bookRide(a, passenger);
     await placeBid(a, driver, ride.id);
     const seen: Array<{ ride_id: string; bidder_driver_ids: number[]; ride: { status: string } }> = [];
-    const off = a.get(EventBus).subscribe('ride.expired', (e) => void seen.push(e));
+    const off = a.get(EventBus).subscribe('ride.expired', (e) => void seen.push(e as never));
     await a.db.query(`UPDATE rides SET expires_at = now() - interval '1 second' WHERE id = $1`, [ride.id]);
     for (let i = 0; i < 40 && seen.length === 0; i += 1) await new Promise((r) => setTimeout(r, 100));
     off();
