@@ -83,7 +83,8 @@ describe('driver operations', () => {
     await call(driver.accessToken, 'PUT', '/driver/location', { latitude: 52.5, longitude: 13.4, speed: 7 });
     const idle = await onlineDriver(t);
     await call(idle.accessToken, 'PUT', '/driver/location', { latitude: 52.5, longitude: 13.4 });
-    await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 20 && seen.length === 0; i += 1) await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, 100));
     off();
     expect(seen).toEqual([
       {

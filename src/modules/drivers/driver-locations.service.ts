@@ -48,7 +48,7 @@ export class DriverLocationsService implements OnApplicationBootstrap, BeforeApp
   }
 
   /** Records the ping and tells the passenger of the driver's current ride, if any. */
-  async record(driverId: number, ping: LocationPing): Promise<PendingLocation> {
+  record(driverId: number, ping: LocationPing): PendingLocation {
     const location: PendingLocation = {
       driverId,
       latitude: ping.latitude,
@@ -62,23 +62,27 @@ export class DriverLocationsService implements OnApplicationBootstrap, BeforeApp
     this.latest.set(driverId, location);
     this.pending.set(driverId, location);
 
-    const ride = await this.rides.findAssignedRideOfDriverCached(driverId);
-    if (ride?.passengerId != null) {
-      this.events.publish('driver.location_updated', {
-        ride_id: ride.rideId,
-        passenger_id: ride.passengerId,
-        driver_id: driverId,
-        location: {
-          latitude: location.latitude,
-          longitude: location.longitude,
-          heading: location.heading,
-          speed: location.speed,
-          accuracy: location.accuracy,
-          at: location.at.toISOString(),
-        },
-      });
-    }
+    // The response does not wait for the passenger lookup (a cache miss reads the database).
+    this.announce(location).catch((err: unknown) => this.logger.error({ err, msg: 'Location announcement failed' }));
     return location;
+  }
+
+  private async announce(location: PendingLocation): Promise<void> {
+    const ride = await this.rides.findAssignedRideOfDriverCached(location.driverId);
+    if (ride?.passengerId == null) return;
+    this.events.publish('driver.location_updated', {
+      ride_id: ride.rideId,
+      passenger_id: ride.passengerId,
+      driver_id: location.driverId,
+      location: {
+        latitude: location.latitude,
+        longitude: location.longitude,
+        heading: location.heading,
+        speed: location.speed,
+        accuracy: location.accuracy,
+        at: location.at.toISOString(),
+      },
+    });
   }
 
   /** The newest position this instance has seen for the driver (may not be flushed yet). */

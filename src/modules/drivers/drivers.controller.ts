@@ -68,8 +68,8 @@ export class DriversController {
   })
   @ApiOkResponse({ type: LocationAcceptedResponseDto })
   @ApiBadRequestResponse({ type: ErrorResponseDto })
-  async updateLocation(@CurrentUser() user: AuthenticatedUser, @Body() dto: UpdateLocationDto): Promise<JsonObject> {
-    const p = await this.locations.record(user.id, dto);
+  updateLocation(@CurrentUser() user: AuthenticatedUser, @Body() dto: UpdateLocationDto): JsonObject {
+    const p = this.locations.record(user.id, dto);
     return { latitude: p.latitude, longitude: p.longitude, heading: p.heading, speed: p.speed, accuracy: p.accuracy, recorded_at: p.at.toISOString() };
   }
 
