@@ -1,5 +1,5 @@
 import { Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import type Redis from 'ioredis';
+import Redis from 'ioredis';
 import { createRedisConnection } from '../redis/redis.module';
 import { DomainEventHandler, DomainEventMap, DomainEventName } from './domain-events';
 import { EventBus } from './event-bus';
@@ -7,6 +7,7 @@ import { LocalDispatcher } from './local-dispatcher';
 
 /** The one channel every instance publishes to and listens on; the envelope names the event. */
 export const DOMAIN_EVENTS_CHANNEL = 'ride-hailing:domain-events';
+const QUIT_TIMEOUT_MS = 2000;
 
 interface Envelope {
   name: DomainEventName;
@@ -32,7 +33,9 @@ export class RedisEventBus extends EventBus implements OnModuleInit, OnApplicati
   ) {
     super();
     this.publisher = createRedisConnection(url, 'ride-hailing-events-pub');
-    this.subscriber = createRedisConnection(url, 'ride-hailing-events-sub');
+    // Connected in onModuleInit: a SUBSCRIBE sent before ioredis's ready check (INFO) makes that check
+    // fail with "only subscriber commands may be used", and the connection comes back unsubscribed.
+    this.subscriber = new Redis(url, { connectionName: 'ride-hailing-events-sub', lazyConnect: true, maxRetriesPerRequest: 2 });
     // ioredis emits connection errors as events; without listeners they would be reported as unhandled.
     this.publisher.on('error', (err: Error) => this.logger.warn({ err, msg: 'Redis publisher connection error' }));
     this.subscriber.on('error', (err: Error) => this.logger.warn({ err, msg: 'Redis subscriber connection error' }));
@@ -43,13 +46,13 @@ export class RedisEventBus extends EventBus implements OnModuleInit, OnApplicati
 
   /** Subscribed before the app accepts traffic, so no event published after start-up is missed. */
   async onModuleInit(): Promise<void> {
+    await this.subscriber.connect();
     await this.subscriber.subscribe(this.channel);
   }
 
+  /** QUIT lets queued publishes go out; bounded, then cut, so a Redis outage cannot hold the shutdown (or reconnect forever). */
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all(
-      [this.subscriber, this.publisher].map((c) => (c.status === 'end' ? undefined : c.quit().catch(() => c.disconnect()))),
-    );
+    await Promise.all([this.subscriber, this.publisher].map((connection) => closeConnection(connection)));
   }
 
   publish<K extends DomainEventName>(name: K, payload: DomainEventMap[K]): void {
@@ -79,4 +82,15 @@ export class RedisEventBus extends EventBus implements OnModuleInit, OnApplicati
     }
     this.dispatcher.dispatch(envelope.name, envelope.payload as DomainEventMap[DomainEventName]);
   }
+}
+
+async function closeConnection(connection: Redis): Promise<void> {
+  if (connection.status === 'end') return;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, QUIT_TIMEOUT_MS);
+  });
+  await Promise.race([connection.quit().catch(() => undefined), deadline]);
+  clearTimeout(timer);
+  connection.disconnect();
 }
