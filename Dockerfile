@@ -1,0 +1,33 @@
+# syntax=docker/dockerfile:1
+
+# ---- build: all dependencies, compile TypeScript ----
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json nest-cli.json ormconfig.ts ./
+COPY src ./src
+RUN npm run build
+
+# ---- runtime: production dependencies and the compiled output only ----
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    PORT=3000 \
+    HOST=0.0.0.0 \
+    UPLOAD_DIR=/app/.data/uploads \
+    EMBEDDED_PG_DATA_DIR=/app/.data/postgres
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Production dependencies only; the npm cache is not kept in the image.
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+# The only writable place: uploaded pictures (and the embedded database if DATABASE_URL is not set).
+RUN mkdir -p /app/.data && chown -R node:node /app/.data
+USER node
+EXPOSE 3000
+# Liveness probe without curl (not in the slim image): Node's own fetch.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health/live').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Node is PID 1 and handles SIGTERM itself: graceful shutdown, exit 0.
+STOPSIGNAL SIGTERM
+CMD ["node", "dist/src/main.js"]
