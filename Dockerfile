@@ -22,7 +22,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 # The only writable place: uploaded pictures (and the embedded database if DATABASE_URL is not set).
-RUN mkdir -p /app/.data && chown -R node:node /app/.data
+# uploads/ exists in the image so that a named volume mounted there inherits its owner.
+RUN mkdir -p /app/.data/uploads && chown -R node:node /app/.data
 USER node
 EXPOSE 3000
 # Liveness probe without curl (not in the slim image): Node's own fetch.
