@@ -1,3 +1,4 @@
+import { RideExpiryJob } from '../../src/modules/rides/ride-expiry.job';
 import { UsersService } from '../../src/modules/users/users.service';
 import { accept, bookRide, cancel, DROPOFF, PICKUP, placeBid, setStatus } from '../rides/ride-helpers';
 import { createUser, TestUser } from '../support/factories';
@@ -146,6 +147,19 @@ describe('live channel: a ride followed end to end from REST calls', () => {
     for (const name of ['passenger', 'near2']) {
       expect(await live[name].next()).toMatchObject({ type: 'ride_cancelled', ride_id: ride.id, data: { cancelled_by: 'driver', ride: { status: 'cancelled' } } });
     }
+    await expectNothingMore(everyone());
+  });
+
+  it('an expired request is a ride_status_changed for the passenger and the drivers who bid', async () => {
+    const ride = await bookRide(t, passenger);
+    for (const name of ['near1', 'near2']) expect((await live[name].next()).type).toBe('ride_requested');
+    await placeBid(t, near1, ride.id, 10);
+    expect((await live.passenger.next()).type).toBe('bid_submitted');
+
+    await t.db.query(`UPDATE rides SET expires_at = now() - interval '1 second' WHERE id = $1`, [ride.id]);
+    expect(await t.get(RideExpiryJob).sweep()).toBe(1);
+    expect(await live.passenger.next()).toMatchObject({ type: 'ride_status_changed', ride_id: ride.id, data: { ride: { id: ride.id, status: 'expired' } } });
+    expect(await live.near1.next()).toMatchObject({ type: 'ride_status_changed', ride_id: ride.id, data: { ride: { status: 'expired' }, bid_status: 'withdrawn' } });
     await expectNothingMore(everyone());
   });
 
