@@ -1,0 +1,357 @@
+'use strict';
+/**
+ * npm run bench: bare Fastify (baseline) against the built service, same machine, same run.
+ *
+ * Starts both as child processes (autocannon runs here), signs users up through the public API
+ * (development mode with a fixed OTP; auth rate limits off, or every request would be a 429),
+ * warms each endpoint up, then measures it. The baseline is measured first and last; each
+ * endpoint is reported as a ratio of their mean. Endpoints that do not exist yet are skipped
+ * with a note. Results: bench/results/latest.json.
+ *
+ * Environment: DATABASE_URL (else an embedded PostgreSQL in a temporary directory), REDIS_URL
+ * (optional), BENCH_DURATION (s, default 5), BENCH_WARMUP (s, default 2), BENCH_CONNECTIONS
+ * (default 10), BENCH_ONLY (comma-separated scenario names), BENCH_SKIP_BUILD=1.
+ */
+const { execFileSync, spawn } = require('node:child_process');
+const { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const { createServer } = require('node:net');
+const { cpus, tmpdir } = require('node:os');
+const { join } = require('node:path');
+const autocannon = require('autocannon');
+
+const ROOT = join(__dirname, '..');
+const DURATION = Number(process.env.BENCH_DURATION || 5);
+const WARMUP = Number(process.env.BENCH_WARMUP || 2);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
+const ONLY = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((s) => s.trim()) : undefined;
+const OTP = '123456';
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+const children = [];
+let tempDir;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function startProcess(name, args, env) {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (c) => (output += c));
+  child.stderr.on('data', (c) => (output += c));
+  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  const handle = { name, child, exited, output: () => output };
+  children.push(handle);
+  return handle;
+}
+
+async function waitUntilLive(handle, url, seconds = 90) {
+  const deadline = Date.now() + seconds * 1000;
+  let exitCode;
+  handle.exited.then((code) => (exitCode = code));
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined) throw new Error(`${handle.name} exited with ${exitCode}:\n${handle.output().slice(-3000)}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${handle.name} did not answer ${url} within ${seconds} s`);
+}
+
+async function stopAll() {
+  for (const handle of children.splice(0)) {
+    if (handle.child.exitCode === null) {
+      handle.child.kill('SIGTERM');
+      await Promise.race([handle.exited, new Promise((r) => setTimeout(r, 15_000))]);
+      if (handle.child.exitCode === null) handle.child.kill('SIGKILL');
+    }
+  }
+  if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+}
+
+/** JSON API client for the setup steps; throws with the response on a non-2xx. */
+function api(base) {
+  return async (method, path, { body, token } = {}) => {
+    const headers = { ...(body ? JSON_HEADERS : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) };
+    const res = await fetch(`${base}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
+    const text = await res.text();
+    const json = text ? JSON.parse(text) : undefined;
+    if (!res.ok) {
+      const err = new Error(`${method} ${path} → ${res.status} ${json && json.message ? json.message : text.slice(0, 200)}`);
+      err.status = res.status;
+      throw err;
+    }
+    return json;
+  };
+}
+
+let phoneSequence = 0;
+async function signUp(call, role) {
+  phoneSequence += 1;
+  const phone = `+1999${String(process.pid % 10000).padStart(4, '0')}${String(phoneSequence).padStart(4, '0')}`;
+  await call('POST', '/api/v1/auth/send-otp', { body: { phone } });
+  const verified = await call('POST', '/api/v1/auth/verify-otp', { body: { phone, otp: OTP } });
+  const session = await call('POST', '/api/v1/auth/register', {
+    token: verified.access_token,
+    body: { role, first_name: role === 'driver' ? 'Bench' : 'Pat', last_name: 'Mark' },
+  });
+  return { id: session.user.id, accessToken: session.access_token, refreshToken: session.refresh_token };
+}
+
+const PICKUP = { address: '1 Market St', latitude: 37.7936, longitude: -122.3958 };
+const DROPOFF = { address: '500 Castro St', latitude: 37.7609, longitude: -122.435 };
+const RIDE_FIELDS = { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'one_way', vehicle_category_id: 1, passenger_count: 1, children: 0 };
+
+/**
+ * What each scenario needs, created through the public API. A step that fails (an endpoint not
+ * built yet) leaves its scenarios without what they need; they are skipped with the reason.
+ */
+async function prepare(call) {
+  const state = { notes: {} };
+  const attempt = async (label, fn) => {
+    try {
+      return await fn();
+    } catch (err) {
+      state.notes[label] = err.message;
+      return undefined;
+    }
+  };
+  state.passenger = await attempt('passenger', () => signUp(call, 'passenger'));
+  state.driver = await attempt('driver', () => signUp(call, 'driver'));
+  if (state.driver) {
+    await attempt('driver setup', async () => {
+      const token = state.driver.accessToken;
+      await call('PUT', '/api/v1/driver/profile', {
+        token,
+        body: { vehicle_category_id: 1, vehicle_make: 'Toyota', vehicle_model: 'Prius', vehicle_plate: 'BENCH1', vehicle_color: 'Blue', vehicle_year: 2022, license_number: 'B-1' },
+      });
+      await call('PUT', '/api/v1/driver/status', { token, body: { is_online: true } });
+      await call('PUT', '/api/v1/driver/location', { token, body: { latitude: PICKUP.latitude + 0.002, longitude: PICKUP.longitude } });
+    });
+  }
+  if (state.passenger) {
+    state.ride = await attempt('booking', () =>
+      call('POST', '/api/v1/rides/book', { token: state.passenger.accessToken, body: { ...RIDE_FIELDS, payment_method: 'cash' } }),
+    );
+  }
+  // Each refresh replaces the user's token, so every connection needs tokens of its own: a pool
+  // of users, each token returned to the pool with its successor.
+  state.refreshPool = [];
+  for (let i = 0; i < CONNECTIONS * 2 + 4 && !state.notes.refresh; i++) {
+    const user = await attempt('refresh', () => signUp(call, 'passenger'));
+    if (user) state.refreshPool.push(user.refreshToken);
+  }
+  return state;
+}
+
+function scenarios(state) {
+  const bearer = (user) => (user ? { authorization: `Bearer ${user.accessToken}` } : undefined);
+  const needs = (value, label) => (value ? undefined : `setup failed: ${state.notes[label] || label}`);
+  return [
+    { name: 'GET /health/live', method: 'GET', path: '/health/live' },
+    { name: 'GET /api/v1/rides/categories', method: 'GET', path: '/api/v1/rides/categories' },
+    {
+      name: 'POST /api/v1/auth/refresh-token',
+      skip: state.refreshPool.length >= CONNECTIONS ? undefined : `setup failed: ${state.notes.refresh || 'no users'}`,
+      method: 'POST',
+      path: '/api/v1/auth/refresh-token',
+      rotating: state.refreshPool,
+    },
+    {
+      name: 'POST /api/v1/rides/estimate',
+      skip: needs(state.passenger, 'passenger'),
+      method: 'POST',
+      path: '/api/v1/rides/estimate',
+      headers: { ...JSON_HEADERS, ...bearer(state.passenger) },
+      body: JSON.stringify(RIDE_FIELDS),
+    },
+    {
+      name: 'GET /api/v1/rides/{id}',
+      skip: needs(state.ride, 'booking'),
+      method: 'GET',
+      path: state.ride ? `/api/v1/rides/${state.ride.id}` : '',
+      headers: bearer(state.passenger),
+    },
+    {
+      name: 'GET /api/v1/driver/rides/nearby',
+      skip: needs(state.driver && !state.notes['driver setup'] && state.ride, state.notes['driver setup'] ? 'driver setup' : 'booking'),
+      method: 'GET',
+      path: `/api/v1/driver/rides/nearby?latitude=${PICKUP.latitude}&longitude=${PICKUP.longitude}&radius_km=5`,
+      headers: bearer(state.driver),
+    },
+    {
+      name: 'PUT /api/v1/driver/location',
+      skip: needs(state.driver && !state.notes['driver setup'], 'driver setup'),
+      method: 'PUT',
+      path: '/api/v1/driver/location',
+      headers: { ...JSON_HEADERS, ...bearer(state.driver) },
+      body: JSON.stringify({ latitude: PICKUP.latitude + 0.003, longitude: PICKUP.longitude + 0.001, heading: 90, speed: 8.5 }),
+    },
+  ];
+}
+
+function cannonOptions(base, scenario, duration) {
+  const options = { url: `${base}${scenario.path}`, connections: CONNECTIONS, pipelining: 1, duration, method: scenario.method };
+  if (scenario.rotating) {
+    const pool = scenario.rotating;
+    options.requests = [
+      {
+        method: 'POST',
+        headers: JSON_HEADERS,
+        setupRequest: (request) => ({ ...request, body: JSON.stringify({ refresh_token: pool.shift() || 'pool-exhausted' }) }),
+        onResponse: (status, body) => {
+          if (status === 200) pool.push(JSON.parse(body).refresh_token);
+        },
+      },
+    ];
+  } else {
+    if (scenario.headers) options.headers = scenario.headers;
+    if (scenario.body) options.body = scenario.body;
+  }
+  return options;
+}
+
+function cannon(options) {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
+async function measure(base, scenario) {
+  await cannon(cannonOptions(base, scenario, WARMUP));
+  const r = await cannon(cannonOptions(base, scenario, DURATION));
+  return {
+    requests_per_second: Math.round(r.requests.average),
+    latency_ms: { p50: r.latency.p50, p99: r.latency.p99, mean: r.latency.mean },
+    total: r.requests.total,
+    non_2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+  };
+}
+
+/** One request first: a missing endpoint (404) is skipped, any other failure is reported. */
+async function probe(base, scenario) {
+  if (scenario.rotating) return undefined;
+  const res = await fetch(`${base}${scenario.path}`, { method: scenario.method, headers: scenario.headers, body: scenario.body });
+  if (res.status === 404) return 'endpoint not found (not built yet)';
+  if (!res.ok) return `probe answered ${res.status}: ${(await res.text()).slice(0, 200)}`;
+  return undefined;
+}
+
+function table(rows) {
+  const header = ['scenario', 'req/s', 'x baseline', 'p50 ms', 'p99 ms', 'non-2xx', 'note'];
+  const lines = rows.map((r) => [
+    r.name,
+    r.requests_per_second === undefined ? '-' : String(r.requests_per_second),
+    r.ratio === undefined ? '-' : r.ratio.toFixed(2),
+    r.latency_ms ? String(r.latency_ms.p50) : '-',
+    r.latency_ms ? String(r.latency_ms.p99) : '-',
+    r.non_2xx === undefined ? '-' : String(r.non_2xx + (r.errors || 0)),
+    r.note || '',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const format = (cells) => cells.map((c, i) => (i === 0 || i === 6 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [format(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(format)].join('\n');
+}
+
+async function main() {
+  if (!process.env.BENCH_SKIP_BUILD) {
+    process.stdout.write('Building (tsc)…\n');
+    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+  }
+  const [basePort, servicePort] = [await freePort(), await freePort()];
+  const baseline = startProcess('baseline', [join(__dirname, 'baseline-server.js')], { ...process.env, PORT: String(basePort) });
+
+  const env = {
+    ...process.env,
+    NODE_ENV: 'development',
+    OTP_DEV_FIXED_CODE: OTP,
+    LOG_LEVEL: 'warn',
+    PORT: String(servicePort),
+    HOST: '127.0.0.1',
+    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
+    AUTH_RATE_LIMIT_PER_IP_PER_MINUTE: '0',
+    OTP_RESEND_COOLDOWN_SECONDS: '0',
+    OTP_MAX_PER_HOUR: '0',
+    DRIVER_AUTO_APPROVE: 'true',
+    RIDE_REQUEST_TTL_MINUTES: '120',
+  };
+  if (!process.env.DATABASE_URL) {
+    tempDir = mkdtempSync(join(tmpdir(), 'rh-bench-'));
+    chmodSync(tempDir, 0o755);
+    env.EMBEDDED_PG_DATA_DIR = join(tempDir, 'pg');
+  }
+  const service = startProcess('service', [join(ROOT, 'dist', 'src', 'main.js')], env);
+  const baseBase = `http://127.0.0.1:${basePort}`;
+  const serviceBase = `http://127.0.0.1:${servicePort}`;
+  await waitUntilLive(baseline, `${baseBase}/baseline`);
+  await waitUntilLive(service, `${serviceBase}/health/live`);
+
+  process.stdout.write('Preparing users, a driver and a ride through the API…\n');
+  const state = await prepare(api(serviceBase));
+  const baselineScenario = { name: 'baseline (bare Fastify)', method: 'GET', path: '/baseline' };
+
+  process.stdout.write(`Measuring: ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s per scenario…\n`);
+  const first = await measure(baseBase, baselineScenario);
+  const rows = [];
+  for (const scenario of scenarios(state)) {
+    if (ONLY && !ONLY.some((o) => scenario.name.includes(o))) continue;
+    const reason = scenario.skip || (await probe(serviceBase, scenario));
+    if (reason) {
+      rows.push({ name: scenario.name, note: `skipped: ${reason}` });
+      process.stdout.write(`  ${scenario.name}: skipped (${reason})\n`);
+      continue;
+    }
+    const result = await measure(serviceBase, scenario);
+    rows.push({ name: scenario.name, ...result });
+    process.stdout.write(`  ${scenario.name}: ${result.requests_per_second} req/s\n`);
+  }
+  const last = await measure(baseBase, baselineScenario);
+  const baselineRps = (first.requests_per_second + last.requests_per_second) / 2;
+  for (const row of rows) {
+    if (row.requests_per_second === undefined) continue;
+    row.ratio = row.requests_per_second / baselineRps;
+    const bad = row.non_2xx + row.errors + row.timeouts;
+    if (bad > 0) row.note = `${bad} of ${row.total + row.errors} requests failed`;
+  }
+  const all = [
+    { name: 'baseline (bare Fastify), first', ...first, ratio: first.requests_per_second / baselineRps },
+    ...rows,
+    { name: 'baseline (bare Fastify), last', ...last, ratio: last.requests_per_second / baselineRps },
+  ];
+
+  const report = {
+    at: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    database: process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL',
+    redis: Boolean(process.env.REDIS_URL),
+    connections: CONNECTIONS,
+    duration_s: DURATION,
+    warmup_s: WARMUP,
+    baseline_requests_per_second: Math.round(baselineRps),
+    results: all,
+    setup_notes: state.notes,
+  };
+  mkdirSync(join(__dirname, 'results'), { recursive: true });
+  writeFileSync(join(__dirname, 'results', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+  process.stdout.write(`\n${table(all)}\n\nBaseline ${Math.round(baselineRps)} req/s (mean of first and last). Written to bench/results/latest.json\n`);
+}
+
+main()
+  .catch((err) => {
+    process.stderr.write(`bench failed: ${err.stack || err}\n`);
+    process.exitCode = 1;
+  })
+  .finally(stopAll);
