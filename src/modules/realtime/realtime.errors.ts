@@ -7,7 +7,7 @@ export const WsCloseCode = {
   GOING_AWAY: 1001,
   /** The client kept sending far above the message rate limit. */
   POLICY_VIOLATION: 1008,
-  /** The snapshot could not be built; reconnect to try again. */
+  /** The token could not be checked or the snapshot built (not the client's fault): reconnect. */
   INTERNAL_ERROR: 1011,
   /** The client does not read fast enough: its send buffer passed WS_MAX_BUFFERED_BYTES. */
   SLOW_CONSUMER: 1013,

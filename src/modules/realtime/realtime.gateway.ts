@@ -75,9 +75,13 @@ export class RealtimeGateway implements OnGatewayInit<WebSocketServer>, OnGatewa
       if (!token) throw new CommonError('UNAUTHENTICATED', 'Missing access token; connect with ?token=<access_token>');
       user = await this.verifier.verify(token);
     } catch (err) {
-      const reason = err instanceof DomainError ? err.message : 'Invalid access token';
-      if (!(err instanceof DomainError)) this.logger.error({ err, msg: 'Access token verification failed unexpectedly' });
-      connection.close(WsCloseCode.UNAUTHORIZED, reason);
+      if (err instanceof DomainError) {
+        connection.close(WsCloseCode.UNAUTHORIZED, err.message);
+      } else {
+        // Not a verdict on the token (the database is unreachable, say): 4401 would make the app sign out.
+        this.logger.error({ err, msg: 'Could not verify an access token' });
+        connection.close(WsCloseCode.INTERNAL_ERROR, 'Could not verify the token; reconnect');
+      }
       return;
     }
     if (connection.isClosing) return;
