@@ -1,10 +1,12 @@
 import { CreateVehicleCategories1763800000000 } from './1763800000000-create-vehicle-categories';
 import { CreateUsersAndWallets1763800001000 } from './1763800001000-create-users-and-wallets';
 import { CreateMarketplace1763800002000 } from './1763800002000-create-marketplace';
+import { CreateTypeormMetadata1763800007000 } from './1763800007000-create-typeorm-metadata';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
   CreateVehicleCategories1763800000000,
   CreateUsersAndWallets1763800001000,
   CreateMarketplace1763800002000,
+  CreateTypeormMetadata1763800007000,
 ];

@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { DriversModule } from '../drivers/drivers.module';
 import { RidesModule } from '../rides/rides.module';
 import { WalletsModule } from '../wallets/wallets.module';
 import { BidsController } from './bids.controller';
 import { BidsRepository } from './bids.repository';
 import { BidsService } from './bids.service';
+import { BidEntity } from './entities/bid.entity';
 
 @Module({
-  imports: [RidesModule, DriversModule, WalletsModule],
+  imports: [TypeOrmModule.forFeature([BidEntity]), RidesModule, DriversModule, WalletsModule],
   controllers: [BidsController],
   providers: [BidsRepository, BidsService],
   exports: [BidsService],

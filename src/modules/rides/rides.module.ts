@@ -2,6 +2,11 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { WalletsModule } from '../wallets/wallets.module';
 import { DriverRideCache } from './driver-ride.cache';
+import { IdempotencyKeyEntity } from './entities/idempotency-key.entity';
+import { PromoCodeEntity } from './entities/promo-code.entity';
+import { RideEventEntity } from './entities/ride-event.entity';
+import { RidePaymentEntity } from './entities/ride-payment.entity';
+import { RideEntity } from './entities/ride.entity';
 import { VehicleCategoryEntity } from './entities/vehicle-category.entity';
 import { FareEstimatesService } from './fare-estimates.service';
 import { GreatCircleRoutingProvider, RoutingProvider } from './fare/routing.provider';
@@ -22,7 +27,10 @@ import { RidesService } from './rides.service';
 import { VehicleCategoriesService } from './vehicle-categories.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([VehicleCategoryEntity]), WalletsModule],
+  imports: [
+    TypeOrmModule.forFeature([VehicleCategoryEntity, RideEntity, RideEventEntity, RidePaymentEntity, PromoCodeEntity, IdempotencyKeyEntity]),
+    WalletsModule,
+  ],
   controllers: [RidesController, PassengerRidesController],
   providers: [
     VehicleCategoriesRepository,

@@ -1,7 +1,10 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import type { UserRole } from '../../../common/auth/authenticated-user';
 
 @Entity({ name: 'users' })
+@Check('users_role_check', `role IN ('passenger', 'driver')`)
+@Check('users_phone_check', `phone IS NULL OR phone ~ '^\\+[0-9]{1,19}$'`)
+@Check('users_email_check', `email IS NULL OR email = lower(btrim(email))`)
 export class UserEntity {
   @PrimaryGeneratedColumn()
   id!: number;

@@ -1,14 +1,20 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 export type LedgerEntryKind = 'funding' | 'ride_fare' | 'ride_earning' | 'ride_commission';
 
 /** Append-only (a trigger refuses UPDATE and DELETE); the entries of one transfer sum to zero. */
 @Entity({ name: 'wallet_ledger_entries' })
+@Check('wallet_ledger_entries_amount_minor_check', `amount_minor <> 0`)
+@Index('wallet_ledger_wallet_idx', ['walletId', 'id'])
+@Index('wallet_ledger_transfer_idx', ['transferId'])
+// A ride's fare, earning and commission are each booked once.
+@Index('wallet_ledger_ride_once_uq', ['rideId', 'kind'], { unique: true, where: 'ride_id IS NOT NULL' })
 export class LedgerEntryEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id!: number;
 
   @Column({ name: 'wallet_id', type: 'int' })
+  @ForeignKey('wallets', { name: 'wallet_ledger_entries_wallet_id_fkey', onDelete: 'RESTRICT' })
   walletId!: number;
 
   @Column({ name: 'transfer_id', type: 'uuid' })
@@ -26,6 +32,6 @@ export class LedgerEntryEntity {
   @Column({ type: 'varchar', length: 300, nullable: true })
   reason!: string | null;
 
-  @Column({ name: 'created_at', type: 'timestamptz' })
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;
 }

@@ -1,0 +1,164 @@
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+
+export type RideEntityStatus = 'requested' | 'accepted' | 'driver_arrived' | 'started' | 'completed' | 'cancelled' | 'expired';
+
+/** Must match the row the migration CreateTypeormMetadata1763800007000 stores for TypeORM's diff. */
+const PICKUP_GEO_EXPRESSION = 'point(pickup_longitude * cosd(pickup_latitude), pickup_latitude)';
+
+/**
+ * A ride from request to its end. Hot paths read and write it with raw SQL (the repositories); this
+ * class documents the schema for TypeORM's diff. The partial indexes' conditions are documentation:
+ * TypeORM matches indexes by name, columns, uniqueness and method, and cannot express DESC order
+ * (the history indexes are (passenger_id, created_at DESC) and (driver_id, completed_at DESC)).
+ */
+@Entity({ name: 'rides' })
+@Check('rides_status_check', `status IN ('requested', 'accepted', 'driver_arrived', 'started', 'completed', 'cancelled', 'expired')`)
+@Check('rides_ride_type_check', `ride_type IN ('one_way', 'round_trip', 'per_hour', 'delivery')`)
+@Check('rides_passenger_count_check', `passenger_count >= 0`)
+@Check('rides_children_check', `children >= 0`)
+@Check('rides_payment_method_check', `payment_method IN ('cash', 'wallet')`)
+@Check('rides_cancelled_by_check', `cancelled_by IN ('passenger', 'driver')`)
+// At most one live ride per code, per passenger and per driver: the races are settled by these.
+@Index('rides_code_live_uq', ['rideCode'], { unique: true, where: `status IN ('requested', 'accepted', 'driver_arrived', 'started')` })
+@Index('rides_passenger_live_uq', ['passengerId'], { unique: true, where: `status IN ('requested', 'accepted', 'driver_arrived', 'started')` })
+@Index('rides_driver_live_uq', ['driverId'], { unique: true, where: `status IN ('accepted', 'driver_arrived', 'started')` })
+// GiST over the projected pickup point: bounding box and nearest-first order for nearby requests.
+@Index('rides_requested_geo_idx', ['pickupGeo'], { spatial: true, where: `status = 'requested'` })
+@Index('rides_requested_expiry_idx', ['expiresAt'], { where: `status = 'requested'` })
+@Index('rides_passenger_history_idx', ['passengerId', 'createdAt'])
+@Index('rides_driver_history_idx', ['driverId', 'completedAt'])
+export class RideEntity {
+  @PrimaryColumn({ type: 'uuid' })
+  id!: string;
+
+  /** Six characters, unique among live rides only. */
+  @Column({ name: 'ride_code', type: 'char', length: 6 })
+  rideCode!: string;
+
+  @Column({ type: 'varchar', length: 20 })
+  status!: RideEntityStatus;
+
+  @Column({ name: 'ride_type', type: 'varchar', length: 16 })
+  rideType!: 'one_way' | 'round_trip' | 'per_hour' | 'delivery';
+
+  @Column({ name: 'passenger_id', type: 'int', nullable: true })
+  @ForeignKey('users', { name: 'rides_passenger_id_fkey', onDelete: 'SET NULL' })
+  passengerId!: number | null;
+
+  @Column({ name: 'driver_id', type: 'int', nullable: true })
+  @ForeignKey('users', { name: 'rides_driver_id_fkey', onDelete: 'SET NULL' })
+  driverId!: number | null;
+
+  @Column({ name: 'vehicle_category_id', type: 'int' })
+  @ForeignKey('vehicle_categories', { name: 'rides_vehicle_category_id_fkey' })
+  vehicleCategoryId!: number;
+
+  @Column({ name: 'pickup_address', type: 'varchar', length: 300 })
+  pickupAddress!: string;
+
+  @Column({ name: 'pickup_latitude', type: 'double precision' })
+  pickupLatitude!: number;
+
+  @Column({ name: 'pickup_longitude', type: 'double precision' })
+  pickupLongitude!: number;
+
+  @Column({ name: 'dropoff_address', type: 'varchar', length: 300 })
+  dropoffAddress!: string;
+
+  @Column({ name: 'dropoff_latitude', type: 'double precision' })
+  dropoffLatitude!: number;
+
+  @Column({ name: 'dropoff_longitude', type: 'double precision' })
+  dropoffLongitude!: number;
+
+  @Column({ name: 'return_address', type: 'varchar', length: 300, nullable: true })
+  returnAddress!: string | null;
+
+  @Column({ name: 'return_latitude', type: 'double precision', nullable: true })
+  returnLatitude!: number | null;
+
+  @Column({ name: 'return_longitude', type: 'double precision', nullable: true })
+  returnLongitude!: number | null;
+
+  @Column({ name: 'passenger_count', type: 'int' })
+  passengerCount!: number;
+
+  @Column({ type: 'int', default: 0 })
+  children!: number;
+
+  @Column({ name: 'payment_method', type: 'varchar', length: 16 })
+  paymentMethod!: 'cash' | 'wallet';
+
+  @Column({ name: 'duration_minutes', type: 'int', nullable: true })
+  durationMinutes!: number | null;
+
+  @Column({ name: 'end_scheduled_at', type: 'timestamptz', nullable: true })
+  endScheduledAt!: Date | null;
+
+  @Column({ name: 'return_scheduled_at', type: 'timestamptz', nullable: true })
+  returnScheduledAt!: Date | null;
+
+  @Column({ name: 'promo_code', type: 'varchar', length: 40, nullable: true })
+  promoCode!: string | null;
+
+  /** The fare estimate the passenger booked with (breakdown in minor units). */
+  @Column({ type: 'jsonb' })
+  estimate!: Record<string, unknown>;
+
+  @Column({ name: 'estimated_fare_minor', type: 'bigint' })
+  estimatedFareMinor!: number;
+
+  @Column({ name: 'fare_minor', type: 'bigint', nullable: true })
+  fareMinor!: number | null;
+
+  @Column({ type: 'char', length: 3 })
+  currency!: string;
+
+  @Column({ name: 'accepted_bid_id', type: 'uuid', nullable: true })
+  acceptedBidId!: string | null;
+
+  @Column({ name: 'cancelled_by', type: 'varchar', length: 16, nullable: true })
+  cancelledBy!: 'passenger' | 'driver' | null;
+
+  @Column({ name: 'cancel_reason', type: 'varchar', length: 500, nullable: true })
+  cancelReason!: string | null;
+
+  @Column({ name: 'expires_at', type: 'timestamptz' })
+  expiresAt!: Date;
+
+  @Column({ name: 'accepted_at', type: 'timestamptz', nullable: true })
+  acceptedAt!: Date | null;
+
+  @Column({ name: 'arrived_at', type: 'timestamptz', nullable: true })
+  arrivedAt!: Date | null;
+
+  @Column({ name: 'started_at', type: 'timestamptz', nullable: true })
+  startedAt!: Date | null;
+
+  @Column({ name: 'completed_at', type: 'timestamptz', nullable: true })
+  completedAt!: Date | null;
+
+  @Column({ name: 'cancelled_at', type: 'timestamptz', nullable: true })
+  cancelledAt!: Date | null;
+
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
+  createdAt!: Date;
+
+  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
+  updatedAt!: Date;
+
+  /**
+   * Equirectangular projection of the pickup in degrees (x scaled by cos(latitude)), computed by
+   * PostgreSQL; never written by the application.
+   */
+  @Column({
+    name: 'pickup_geo',
+    type: 'point',
+    generatedType: 'STORED',
+    asExpression: PICKUP_GEO_EXPRESSION,
+    nullable: true,
+    insert: false,
+    update: false,
+  })
+  pickupGeo!: string | null;
+}
