@@ -29,7 +29,6 @@ export function describeWithRedis(name: string, fn: () => void): void {
     describe(name, fn);
     return;
   }
-  // eslint-disable-next-line no-console
   console.warn(`Not run: "${name}" needs Redis: set REDIS_URL or install redis-server.`);
   describe.skip(name, fn);
 }
