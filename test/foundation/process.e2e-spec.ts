@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { findFreePort } from '../../src/database/embedded-postgres';
 import { MIGRATIONS } from '../../src/database/migrations';
-import { BUILT_MAIN, ensureFreshBuild } from '../support/build';
+import { BUILT_CLI, BUILT_MAIN, ensureFreshBuild } from '../support/build';
 import { createTestDatabase } from '../support/test-database';
 
 interface Server {
@@ -25,8 +25,9 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, NODE_ENV: 'test', LOG_LEVEL: 'info', JWT_SECRET: 'process-test-secret-of-at-least-32-bytes', ...extra };
 }
 
-function run(env: NodeJS.ProcessEnv, port = 0): Server {
-  const child = spawn(process.execPath, [BUILT_MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+function run(env: NodeJS.ProcessEnv, port = 0, cliArgs?: string[]): Server {
+  const args = cliArgs ? [BUILT_CLI, ...cliArgs] : [BUILT_MAIN];
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -90,7 +91,13 @@ describe('the built server as a process (node dist/src/main.js)', () => {
   }, 120_000);
 
   afterAll(async () => {
-    for (const server of running) if (server.child.exitCode === null) await stop(server, 'SIGKILL');
+    // After a failed test: SIGTERM first, so that the embedded PostgreSQL is not orphaned.
+    for (const server of running.filter((s) => s.child.exitCode === null)) {
+      server.child.kill('SIGTERM');
+      const timer = setTimeout(() => server.child.kill('SIGKILL'), 10_000);
+      await server.exited;
+      clearTimeout(timer);
+    }
     rmSync(root, { recursive: true, force: true });
   });
 
@@ -107,6 +114,15 @@ describe('the built server as a process (node dist/src/main.js)', () => {
     const [{ count }] = (await client.query('SELECT count(*)::int AS count FROM schema_migrations')).rows;
     await client.end();
     expect(count).toBe(MIGRATIONS.length);
+
+    // The operator CLI reaches the running server's embedded database through the URL file.
+    const cli = run(cleanEnv({ EMBEDDED_PG_DATA_DIR: dataDir, LOG_LEVEL: 'warn' }), 0, ['promo:create', 'PROCESS10', '--percent', '10']);
+    expect(await cli.exited).toBe(0);
+    expect(cli.output()).toMatch(/^Created promo code PROCESS10 \(id \d+\): 10% off/);
+    const check = new Client({ connectionString: url });
+    await check.connect();
+    expect((await check.query(`SELECT 1 FROM promo_codes WHERE code = 'PROCESS10'`)).rowCount).toBe(1);
+    await check.end();
 
     expect(await stop(server, 'SIGTERM')).toBe(0);
     expect(server.output()).toContain('Applied database migrations');
@@ -155,6 +171,22 @@ describe('the built server as a process (node dist/src/main.js)', () => {
     } finally {
       blocker.close();
     }
+  }, 60_000);
+
+  it('the CLI: help exits 0, an unknown command exits 2, a refused command exits 1 with its message', async () => {
+    const env = cleanEnv({ EMBEDDED_PG_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    const help = run(env, 0, ['help']);
+    expect(await help.exited).toBe(0);
+    expect(help.output()).toContain('wallet:credit <userId> <amount> --reason');
+    const unknown = run(env, 0, ['driver:fire', '1']);
+    expect(await unknown.exited).toBe(2);
+    expect(unknown.output()).toContain('Error: Unknown command "driver:fire"');
+    const refused = run(env, 0, ['user:block', '424242']);
+    expect(await refused.exited).toBe(1);
+    expect(refused.output()).toContain('Error: User not found');
+    // With no server running, the CLI started the embedded database itself and stopped it again.
+    expect(existsSync(join(dataDir, 'postmaster.pid'))).toBe(false);
+    expect(existsSync(`${dataDir}.url`)).toBe(false);
   }, 60_000);
 
   it.each([

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 export const BUILT_MAIN = join(ROOT, 'dist', 'src', 'main.js');
+export const BUILT_CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
 
 function newestSourceMtime(dir: string): number {
   let newest = 0;

@@ -7,10 +7,11 @@ export const requestLogContext = new AsyncLocalStorage<Logger>();
 
 /**
  * Buffered, asynchronous stdout: a synchronous write per access-log line costs a large share of a
- * fast request. Call flushLogs() before exiting so the tail is not lost.
+ * fast request. Call flushLogs() before exiting so the tail is not lost. The CLI logs to stderr (fd 2),
+ * keeping stdout for its result.
  */
-export function createRootLogger(level: string): Logger {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+export function createRootLogger(level: string, fd: 1 | 2 = 1): Logger {
+  const destination = pino.destination({ dest: fd, sync: false, minLength: 4096 });
   return pino({
     level,
     base: { service: 'ride-hailing' },
