@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { EventBus } from '../../common/events/event-bus';
 import { RidesRepository } from './repositories/rides.repository';
 
 export interface DriverRideRef {
@@ -12,15 +13,35 @@ const MAX_ENTRIES = 200_000;
 /**
  * Which ride a driver is assigned to, for the location heartbeat: every ping must know whom to
  * tell, and asking the database each time would make the heartbeat a database read. Entries live
- * at most TTL_MS (a change made on another instance shows within that) and this instance updates
- * them at once when it accepts, finishes or cancels a ride.
+ * at most TTL_MS. This instance updates them at once when it accepts, finishes or cancels a ride,
+ * and every instance updates them from the ride events (which cross instances over Redis), so a
+ * heartbeat arriving at another instance right after an accept still reaches the passenger.
  */
 @Injectable()
-export class DriverRideCache {
+export class DriverRideCache implements OnModuleDestroy {
   private readonly entries = new Map<number, { ref: DriverRideRef | null; expiresAt: number }>();
   private readonly loading = new Map<number, Promise<DriverRideRef | null>>();
+  private readonly unsubscribe: Array<() => void>;
 
-  constructor(private readonly rides: RidesRepository) {}
+  constructor(
+    private readonly rides: RidesRepository,
+    events: EventBus,
+  ) {
+    this.unsubscribe = [
+      events.subscribe('ride.accepted', (e) => this.set(e.driver_id, { rideId: e.ride_id, passengerId: e.passenger_id })),
+      events.subscribe('ride.status_changed', (e) => {
+        if (e.driver_id === null) return;
+        this.set(e.driver_id, e.status === 'completed' ? null : { rideId: e.ride_id, passengerId: e.passenger_id });
+      }),
+      events.subscribe('ride.cancelled', (e) => {
+        if (e.driver_id !== null) this.set(e.driver_id, null);
+      }),
+    ];
+  }
+
+  onModuleDestroy(): void {
+    for (const off of this.unsubscribe) off();
+  }
 
   async get(driverId: number): Promise<DriverRideRef | null> {
     const entry = this.entries.get(driverId);
