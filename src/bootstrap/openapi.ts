@@ -14,14 +14,36 @@ export function applyRouting(app: NestFastifyApplication): void {
   app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED_ROUTES });
 }
 
+/** What the REST paths cannot say: error shape, money, and the live channel (details: docs/realtime.md). */
+const API_DESCRIPTION = `OTP sign-in, passenger booking with driver bids, driver operations and live ride events.
+
+**Conventions.** snake_case JSON; times ISO 8601 UTC; money in major units with 2 decimals plus \`currency\`;
+users and categories have integer ids, rides and bids UUIDs. Every error is
+\`{statusCode, error, message}\` (ErrorResponseDto), plus \`details[{field, message}]\` on validation failures;
+unknown request fields are rejected with 400; 429s carry \`Retry-After\`.
+
+**Live channel.** \`ws://<host>/api/v1/ws/rides/live?token=<access_token>\` on the same port. A missing or
+refused token closes the socket with 4401 before any message. Every message is
+\`{"type", "ride_id", "data", "at"}\`; ride events carry the REST ride object in \`data.ride\`.
+
+| type | receivers | data |
+|---|---|---|
+| ride_snapshot | the connecting user, first | \`{ride}\` (null when none); passenger with a requested ride: \`{ride, bids}\` |
+| ride_requested | online approved drivers of the category within MATCHING_RADIUS_KM of the pickup | \`{ride}\` |
+| bid_submitted | the ride's passenger | \`{bid}\` |
+| ride_accepted | passenger, winning driver; rejected bidders (with \`bid_status: "rejected"\`, \`ride.driver\` null) | \`{ride}\` |
+| ride_status_changed | passenger and assigned driver; on expiry the passenger and live bidders (\`bid_status: "withdrawn"\`) | \`{ride}\` |
+| ride_cancelled | passenger, assigned driver, drivers with a live bid | \`{ride, cancelled_by}\` |
+| driver_location | the passenger of the driver's non-final ride, at most once a second per ride | \`{driver_id, location}\` |
+
+Client frames: \`{"type": "ping"}\` is answered with \`{"type": "pong", "at"}\`; anything else gets
+\`{"type": "error", "data": {code, message}}\`. Close codes: 4401 refused token, 4403 user blocked or deleted,
+1008 message flood, 1009 frame too large, 1013 slow consumer, 1011 server failure, 1001 shutting down.`;
+
 export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Ride-hailing API')
-    .setDescription(
-      'OTP sign-in, passenger booking with driver bids, driver operations and live ride events. ' +
-        'Every error has the shape of ErrorResponseDto. WebSocket: ws://<host>/api/v1/ws/rides/live?token=<access_token>; ' +
-        'messages are {type, ride_id, data, at}.',
-    )
+    .setDescription(API_DESCRIPTION)
     .setVersion('1.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
     .addSecurityRequirements('bearer')
