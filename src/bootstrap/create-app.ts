@@ -98,6 +98,14 @@ function installRequestHooks(fastify: FastifyInstance): void {
     void reply.header('x-request-id', request.id);
     requestLogContext.run(request.log as Logger, done);
   });
+  // server.close() closes the keep-alive connections that are idle at that moment; one busy with
+  // an in-flight request would stay open after its response until keepAliveTimeout (72 s), and the
+  // shutdown would time out. So idle connections are closed again as requests finish.
+  fastify.addHook('preClose', (done) => {
+    const timer = setInterval(() => fastify.server.closeIdleConnections(), 50).unref();
+    fastify.server.once('close', () => clearInterval(timer));
+    done();
+  });
   // No setErrorHandler here: Nest installs its own at init (the exception layer), which hands every
   // Fastify error (bad JSON, body too large, bad media type) to AllExceptionsFilter as an
   // HttpException whose `cause` is the Fastify error; the filter renders it in the contract's shape.
