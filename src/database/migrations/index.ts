@@ -2,6 +2,7 @@ import { CreateVehicleCategories1763800000000 } from './1763800000000-create-veh
 import { CreateUsersAndWallets1763800001000 } from './1763800001000-create-users-and-wallets';
 import { CreateMarketplace1763800002000 } from './1763800002000-create-marketplace';
 import { CreateTypeormMetadata1763800007000 } from './1763800007000-create-typeorm-metadata';
+import { UsersFillfactor1763800008700 } from './1763800008700-users-fillfactor';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   CreateUsersAndWallets1763800001000,
   CreateMarketplace1763800002000,
   CreateTypeormMetadata1763800007000,
+  UsersFillfactor1763800008700,
 ];
