@@ -63,6 +63,10 @@ export class AppConfig {
   readonly routingRoadFactor!: number;
   readonly routingAverageSpeedKmh!: number;
   readonly locationFlushMs!: number;
+  /** Ride details cache lifetime (0 = off); local writes and ride events invalidate sooner. */
+  readonly rideCacheMs!: number;
+  /** Nearby-rides result cache lifetime (0 = off); ride events clear it sooner. */
+  readonly nearbyCacheMs!: number;
 
   readonly wsMaxMessagesPerSecond!: number;
   readonly wsMaxBufferedBytes!: number;
@@ -153,6 +157,8 @@ export class AppConfig {
         routingRoadFactor: read.number('ROUTING_ROAD_FACTOR', 1.3, 1, 3),
         routingAverageSpeedKmh: read.number('ROUTING_AVERAGE_SPEED_KMH', 30, 1, 200),
         locationFlushMs: read.int('LOCATION_FLUSH_MS', 1000, 50, 60_000),
+        rideCacheMs: read.int('RIDE_CACHE_MS', 1000, 0, 60_000),
+        nearbyCacheMs: read.int('NEARBY_CACHE_MS', 1000, 0, 60_000),
 
         wsMaxMessagesPerSecond: read.int('WS_MAX_MESSAGES_PER_SECOND', 20, 1, 10_000),
         wsMaxBufferedBytes: read.int('WS_MAX_BUFFERED_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024),

@@ -86,6 +86,7 @@ export class BidsService {
       );
       return { ride: await this.rides.rideJson(rideId, manager), driverId: bid.driver_id, rejected };
     });
+    this.rides.noteRideChanged(rideId, true);
     this.rides.noteDriverAssigned(result.driverId, rideId, user.id);
     this.events.publish('ride.accepted', {
       ride_id: rideId,

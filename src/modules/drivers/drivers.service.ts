@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CommonError } from '../../common/errors/common.errors';
 import type { GeoPoint } from '../../common/events/domain-events';
+import { RidesService } from '../rides/rides.service';
 import { VehicleCategoriesService } from '../rides/vehicle-categories.service';
 import type { JsonObject } from '../../common/events/domain-events';
 import { driverProfileToJson } from './driver-profile.view';
@@ -26,6 +27,7 @@ export class DriversService {
     private readonly drivers: DriversRepository,
     private readonly categories: VehicleCategoriesService,
     private readonly locations: DriverLocationsService,
+    private readonly rides: RidesService,
   ) {}
 
   /** The profile of CONTRACT.md 4a, with this instance's newest heartbeat if it is not flushed yet. */
@@ -66,6 +68,8 @@ export class DriversService {
     const row = await this.drivers.updateProfile(userId, changes);
     if (!row) throw new DriverError('DRIVER_NOT_FOUND');
     this.remember(userId, row);
+    // Rides show the driver's vehicle.
+    this.rides.noteUserProfileChanged(userId);
     return row;
   }
 

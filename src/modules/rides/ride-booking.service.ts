@@ -12,6 +12,7 @@ import { PromoCodesService, normalisePromoCode } from './promo-codes.service';
 import { IdempotencyKeysRepository } from './repositories/idempotency-keys.repository';
 import { RidesRepository } from './repositories/rides.repository';
 import { RideWritesRepository } from './repositories/ride-writes.repository';
+import { RidesService } from './rides.service';
 import { RideError } from './rides.errors';
 import { rideToJson } from './views/ride-view';
 
@@ -57,6 +58,7 @@ export class RideBookingService {
     private readonly writes: RideWritesRepository,
     private readonly reads: RidesRepository,
     private readonly keys: IdempotencyKeysRepository,
+    private readonly rides: RidesService,
     private readonly events: EventBus,
     private readonly config: AppConfig,
   ) {}
@@ -88,6 +90,7 @@ export class RideBookingService {
 
     if (result.created) {
       const ride = result.ride;
+      this.rides.noteRideChanged(ride.id as string, true);
       this.events.publish('ride.requested', {
         ride_id: ride.id as string,
         passenger_id: user.id,

@@ -9,7 +9,7 @@ import { DriverRideCache } from './driver-ride.cache';
 import { RideBidsRepository } from './repositories/ride-bids.repository';
 import { RidesRepository } from './repositories/rides.repository';
 import { LockedRide, RideStatus, RideWritesRepository } from './repositories/ride-writes.repository';
-import { isUuid } from './rides.service';
+import { isUuid, RidesService } from './rides.service';
 import { RideError } from './rides.errors';
 import { rideToJson } from './views/ride-view';
 
@@ -43,6 +43,7 @@ export class RideLifecycleService {
     private readonly rideBids: RideBidsRepository,
     private readonly wallets: WalletsService,
     private readonly driverRides: DriverRideCache,
+    private readonly rides: RidesService,
     private readonly events: EventBus,
     private readonly config: AppConfig,
   ) {}
@@ -62,6 +63,7 @@ export class RideLifecycleService {
       if (to === 'completed') await this.pay(locked, manager);
       return rideToJson((await this.reads.findView(rideId, manager))!);
     });
+    this.rides.noteRideChanged(rideId, false);
     if (to === 'completed') this.driverRides.set(user.id, null);
     this.events.publish('ride.status_changed', {
       ride_id: rideId,
@@ -90,6 +92,7 @@ export class RideLifecycleService {
       const row = await this.reads.findView(rideId, manager);
       return { ride: rideToJson(row!), bidders: withdrawn.get(rideId) ?? [], locked };
     });
+    this.rides.noteRideChanged(rideId, true);
     if (locked.driver_id !== null) this.driverRides.set(locked.driver_id, null);
     this.events.publish('ride.cancelled', {
       ride_id: rideId,

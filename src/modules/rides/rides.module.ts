@@ -10,6 +10,7 @@ import { RideEntity } from './entities/ride.entity';
 import { VehicleCategoryEntity } from './entities/vehicle-category.entity';
 import { FareEstimatesService } from './fare-estimates.service';
 import { GreatCircleRoutingProvider, RoutingProvider } from './fare/routing.provider';
+import { NearbyRidesCache } from './nearby-rides.cache';
 import { PassengerRidesController } from './passenger-rides.controller';
 import { PromoCodesService } from './promo-codes.service';
 import { IdempotencyKeysRepository } from './repositories/idempotency-keys.repository';
@@ -22,6 +23,7 @@ import { VehicleCategoriesRepository } from './repositories/vehicle-categories.r
 import { RideBookingService } from './ride-booking.service';
 import { RideExpiryJob } from './ride-expiry.job';
 import { RideLifecycleService } from './ride-lifecycle.service';
+import { RideViewCache } from './ride-view.cache';
 import { RidesController } from './rides.controller';
 import { RidesService } from './rides.service';
 import { VehicleCategoriesService } from './vehicle-categories.service';
@@ -45,6 +47,8 @@ import { VehicleCategoriesService } from './vehicle-categories.service';
     PromoCodesService,
     FareEstimatesService,
     DriverRideCache,
+    RideViewCache,
+    NearbyRidesCache,
     RidesService,
     RideBookingService,
     RideLifecycleService,

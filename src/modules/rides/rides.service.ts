@@ -4,10 +4,12 @@ import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import type { JsonObject } from '../../common/events/domain-events';
 import { toMajor } from '../../common/money';
 import { DriverRideCache, DriverRideRef } from './driver-ride.cache';
+import { NearbyRidesCache } from './nearby-rides.cache';
 import { RideBidsRepository } from './repositories/ride-bids.repository';
 import { RidePaymentsRepository } from './repositories/ride-payments.repository';
 import { NearbyQuery, RidesRepository } from './repositories/rides.repository';
 import { LockedRide, RideEventInput, RideWritesRepository } from './repositories/ride-writes.repository';
+import { RideViewCache } from './ride-view.cache';
 import { RideError } from './rides.errors';
 import { bidToJson } from './views/bid-view';
 import { iso, rideToJson } from './views/ride-view';
@@ -40,6 +42,8 @@ export class RidesService {
     private readonly driverRides: DriverRideCache,
     private readonly writes: RideWritesRepository,
     private readonly payments: RidePaymentsRepository,
+    private readonly rideViews: RideViewCache,
+    private readonly nearby: NearbyRidesCache,
   ) {}
 
   /**
@@ -58,10 +62,18 @@ export class RidesService {
     return { ride: rideToJson(row), bids: bids.map(bidToJson) };
   }
 
-  /** Ride details for its passenger, its driver, or a driver with a pending bid on it; 404 for anyone else. */
+  /**
+   * Ride details for its passenger, its driver, or a driver with a pending bid on it; 404 for anyone
+   * else. The passenger and the driver are served from the ride cache; anyone else (a bidder, or
+   * nobody entitled) is decided by the database, so a cached ride never reaches a third party.
+   */
   async getRideFor(rideId: string, user: AuthenticatedUser): Promise<JsonObject> {
     if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
-    const row = await this.rides.findViewVisibleTo(rideId, user.id);
+    const id = rideId.toLowerCase();
+    const ride = this.rideViews.peek(id) ?? (await this.rideViews.get(id));
+    if (ride && (ride.passengerId === user.id || ride.driverId === user.id)) return ride.json;
+    if (!ride) throw new RideError('RIDE_NOT_FOUND');
+    const row = await this.rides.findViewVisibleTo(id, user.id);
     if (!row) throw new RideError('RIDE_NOT_FOUND');
     return rideToJson(row);
   }
@@ -79,10 +91,9 @@ export class RidesService {
     return { items: rows.map(rideToJson), page, limit, total };
   }
 
-  /** Requested rides near a point, nearest first, each with distance_km (2 decimals). */
-  async findRequestedNear(query: NearbyQuery): Promise<JsonObject[]> {
-    const rows = await this.rides.findRequestedNear(query);
-    return rows.map((row) => ({ ...rideToJson(row), distance_km: Math.round(Number(row.distance_km) * 100) / 100 }));
+  /** Requested rides near a point, nearest first, each with distance_km (2 decimals); see NearbyRidesCache. */
+  findRequestedNear(query: NearbyQuery): Promise<JsonObject[]> {
+    return this.nearby.find(query);
   }
 
   /** The ride a driver is assigned to, from a cache of at most 2 s (for the location heartbeat). */
@@ -159,6 +170,22 @@ export class RidesService {
   async bidJson(bidId: string, manager?: EntityManager): Promise<JsonObject | undefined> {
     const row = await this.rideBids.findView(bidId, manager);
     return row ? bidToJson(row) : undefined;
+  }
+
+  /**
+   * Call right after a transaction that changed the ride commits, before answering: this instance's
+   * caches forget it at once (other instances follow the ride event). `listed`: the change adds it to
+   * or removes it from the requested rides (booked, accepted, cancelled, expired).
+   */
+  noteRideChanged(rideId: string, listed: boolean): void {
+    this.rideViews.forget(rideId);
+    if (listed) this.nearby.clear();
+  }
+
+  /** Call after the user's public profile (name, picture, vehicle) changed or the account was deleted. */
+  noteUserProfileChanged(userId: number): void {
+    this.rideViews.forgetRidesOf(userId);
+    this.nearby.clear();
   }
 
   /** After this instance assigned a ride: heartbeats find the passenger without waiting for the cache to expire. */

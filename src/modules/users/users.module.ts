@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { RidesModule } from '../rides/rides.module';
 import { WalletsModule } from '../wallets/wallets.module';
 import { UserEntity } from './entities/user.entity';
 import { FileStorage } from './storage/file-storage';
@@ -11,7 +12,7 @@ import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity]), WalletsModule],
+  imports: [TypeOrmModule.forFeature([UserEntity]), WalletsModule, RidesModule],
   controllers: [UsersController],
   providers: [
     UsersRepository,

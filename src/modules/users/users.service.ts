@@ -3,6 +3,7 @@ import { EventBus } from '../../common/events/event-bus';
 import { toMajor } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
 import { WalletError } from '../wallets/wallets.errors';
+import { RidesService } from '../rides/rides.service';
 import { WalletsService } from '../wallets/wallets.service';
 import { normalizeEmail } from './contact';
 import { MeDriverDto, MeResponseDto, MeWalletDto } from './dto/me-response.dto';
@@ -30,6 +31,7 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
     private readonly wallets: WalletsService,
     private readonly pictures: ProfilePictureService,
     private readonly events: EventBus,
+    private readonly rides: RidesService,
   ) {}
 
   /** A block or deletion on any instance (the bus crosses instances with Redis) ends the cached state here too. */
@@ -93,6 +95,8 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
         previousPicture = current.profile_picture;
         return (await this.users.updateProfile(userId, changes, manager))!;
       });
+      // Rides show their passenger's and driver's names and pictures.
+      this.rides.noteUserProfileChanged(userId);
       if (pictureUrl) await this.pictures.discard(previousPicture);
       return UserResponseDto.from(row);
     } catch (err) {
@@ -116,6 +120,8 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
       return current.profile_picture;
     });
     this.forgetAuthState(userId);
+    // Its unshared rides are gone and the shared ones no longer name it.
+    this.rides.noteUserProfileChanged(userId);
     this.events.publish('user.access_revoked', { user_id: userId, reason: 'deleted' });
     await this.pictures.discard(picture);
   }

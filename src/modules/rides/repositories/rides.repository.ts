@@ -118,31 +118,29 @@ export class RidesRepository {
   }
 
   /**
-   * Requested rides near a point, nearest first. The GiST index on the projected pickup point
-   * (x = longitude × cos(latitude), y = latitude) answers the bounding box (`<@`) and the
-   * nearest-first candidate order (`<->`); the exact haversine then drops the box's corners, gives
-   * each ride its distance and the final order. Rides past expires_at that the sweep has not reached
-   * yet are left out.
+   * Requested rides within radiusKm of a point, nearest first (great-circle distance, then id), at
+   * most `limit`. The GiST index on the projected pickup point (x = longitude × cos(latitude),
+   * y = latitude) answers the bounding box (`<@`); the exact haversine then drops the box's corners
+   * and orders what is left. Rides past expires_at that the sweep has not reached yet are left out.
    */
   async findRequestedNear(q: NearbyQuery): Promise<Array<RideViewRow & { distance_km: number }>> {
     const box = projectedBox(q.latitude, q.longitude, q.radiusKm);
-    const params: unknown[] = [q.latitude, q.longitude, box.x, q.latitude, q.radiusKm, box.xMin, box.yMin, box.xMax, box.yMax];
+    const params: unknown[] = [q.latitude, q.longitude, q.radiusKm, box.xMin, box.yMin, box.xMax, box.yMax];
     let category = '';
     if (q.vehicleCategoryId !== null) {
       params.push(q.vehicleCategoryId);
-      category = ` AND r.vehicle_category_id = $10`;
+      category = ` AND r.vehicle_category_id = $8`;
     }
     const distance = sqlHaversineKm('$1::float8', '$2::float8', 'r.pickup_latitude', 'r.pickup_longitude');
     return this.dataSource.query(
       `SELECT * FROM (
          SELECT ${RIDE_VIEW_COLUMNS}, ${distance} AS distance_km ${RIDE_VIEW_FROM}
           WHERE r.status = 'requested'
-            AND r.pickup_geo <@ box(point($6::float8, $7::float8), point($8::float8, $9::float8))
-            AND r.expires_at > now()${category}
-            AND ${distance} <= $5::float8
-          ORDER BY r.pickup_geo <-> point($3::float8, $4::float8)
-          LIMIT ${q.limit}) AS near
-        ORDER BY distance_km, id`,
+            AND r.pickup_geo <@ box(point($4::float8, $5::float8), point($6::float8, $7::float8))
+            AND r.expires_at > now()${category}) AS near
+        WHERE distance_km <= $3::float8
+        ORDER BY distance_km, id
+        LIMIT ${q.limit}`,
       params,
     );
   }

@@ -1,0 +1,119 @@
+export interface ReadThroughCacheOptions {
+  /** How long a loaded value is served; 0 turns the cache off (every get loads). */
+  ttlMs: number;
+  /** Bound on stored entries; the oldest goes first when it is reached. */
+  maxEntries: number;
+  /** Clock, for tests. */
+  now?: () => number;
+}
+
+interface Entry<V> {
+  value: V;
+  expiresAt: number;
+}
+
+/** One load in flight; `key` lets a finished load check that nobody invalidated it meanwhile. */
+interface Flight<V> {
+  promise: Promise<V>;
+}
+
+/**
+ * A per-instance read-through cache for hot reads:
+ * - concurrent misses for one key share one load (single flight);
+ * - invalidate/clear also detach the loads in flight, so a value read before a write can never be
+ *   stored after that write's invalidation, and callers arriving after it start a fresh load;
+ * - entries expire `ttlMs` after their load started (never later than the data they saw + ttl);
+ * - at most `maxEntries` entries (insertion order: the oldest is dropped first).
+ * A load that returns `undefined` is passed on but not stored (absence is not cached).
+ */
+export class ReadThroughCache<K, V> {
+  private readonly entries = new Map<K, Entry<V>>();
+  private readonly flights = new Map<K, Flight<V | undefined>>();
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+
+  constructor(options: ReadThroughCacheOptions) {
+    this.ttlMs = options.ttlMs;
+    this.maxEntries = Math.max(1, options.maxEntries);
+    this.now = options.now ?? Date.now;
+  }
+
+  get enabled(): boolean {
+    return this.ttlMs > 0;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The stored value if still fresh, without loading (synchronous: no promise on a hit). */
+  peek(key: K): V | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.expiresAt > this.now()) return entry.value;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  /** The fresh stored value, else the result of `load` (shared with every concurrent caller for this key). */
+  get(key: K, load: () => Promise<V | undefined>): Promise<V | undefined> {
+    if (this.ttlMs <= 0) return load();
+    const hit = this.peek(key);
+    if (hit !== undefined) return Promise.resolve(hit);
+    return this.load(key, load);
+  }
+
+  /** Always loads (joining a load in flight for the key) and stores the result. */
+  load(key: K, load: () => Promise<V | undefined>): Promise<V | undefined> {
+    if (this.ttlMs <= 0) return load();
+    const current = this.flights.get(key);
+    if (current) return current.promise;
+    const startedAt = this.now();
+    const flight = {} as Flight<V | undefined>;
+    flight.promise = load().then(
+      (value) => {
+        if (this.flights.get(key) === flight) {
+          this.flights.delete(key);
+          if (value !== undefined) this.store(key, value, startedAt + this.ttlMs);
+        }
+        return value;
+      },
+      (err: unknown) => {
+        if (this.flights.get(key) === flight) this.flights.delete(key);
+        throw err;
+      },
+    );
+    this.flights.set(key, flight);
+    return flight.promise;
+  }
+
+  /** Drops the key's value and detaches its load in flight (its result will not be stored). */
+  invalidate(key: K): void {
+    this.entries.delete(key);
+    this.flights.delete(key);
+  }
+
+  /** Drops every value the predicate selects and detaches every load in flight (their values are unknown yet). */
+  invalidateWhere(select: (value: V, key: K) => boolean): void {
+    for (const [key, entry] of this.entries) {
+      if (select(entry.value, key)) this.entries.delete(key);
+    }
+    this.flights.clear();
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.flights.clear();
+  }
+
+  private store(key: K, value: V, expiresAt: number): void {
+    if (expiresAt <= this.now()) return;
+    this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(key, { value, expiresAt });
+  }
+}

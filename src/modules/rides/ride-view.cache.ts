@@ -1,0 +1,73 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { ReadThroughCache } from '../../common/cache/read-through-cache';
+import type { JsonObject } from '../../common/events/domain-events';
+import { EventBus } from '../../common/events/event-bus';
+import { AppConfig } from '../../config/app-config';
+import { RidesRepository } from './repositories/rides.repository';
+import { rideToJson } from './views/ride-view';
+
+const MAX_ENTRIES = 20_000;
+
+/** A ride as GET /rides/{id} returns it, with the two parties who may read it from the cache. */
+export interface CachedRide {
+  json: JsonObject;
+  passengerId: number | null;
+  driverId: number | null;
+}
+
+/**
+ * Ride details from memory for at most RIDE_CACHE_MS. Whoever changes a ride on this instance
+ * forgets it right after the commit (before answering, so the writer reads its own write); the ride
+ * events forget it on every instance (they cross instances over Redis). The cached object is the
+ * same for every reader, so visibility is decided per request by RidesService.
+ */
+@Injectable()
+export class RideViewCache implements OnModuleDestroy {
+  private readonly cache: ReadThroughCache<string, CachedRide>;
+  private readonly unsubscribe: Array<() => void>;
+
+  constructor(
+    private readonly rides: RidesRepository,
+    config: AppConfig,
+    events: EventBus,
+  ) {
+    this.cache = new ReadThroughCache({ ttlMs: config.rideCacheMs, maxEntries: MAX_ENTRIES });
+    const forget = (e: { ride_id: string }) => this.forget(e.ride_id);
+    this.unsubscribe = [
+      events.subscribe('ride.accepted', forget),
+      events.subscribe('ride.status_changed', forget),
+      events.subscribe('ride.cancelled', forget),
+      events.subscribe('ride.expired', forget),
+      // A deleted account drops out of the rides it shared (its id becomes NULL there).
+      events.subscribe('user.access_revoked', (e) => {
+        if (e.reason === 'deleted') this.forgetRidesOf(e.user_id);
+      }),
+    ];
+  }
+
+  onModuleDestroy(): void {
+    for (const off of this.unsubscribe) off();
+  }
+
+  /** The cached ride if fresh (no promise, no database). `rideId` must be a lower-case UUID. */
+  peek(rideId: string): CachedRide | undefined {
+    return this.cache.peek(rideId);
+  }
+
+  /** The ride from the cache or the database (one query shared by concurrent misses); undefined if none. */
+  get(rideId: string): Promise<CachedRide | undefined> {
+    return this.cache.get(rideId, async () => {
+      const row = await this.rides.findView(rideId);
+      return row ? { json: rideToJson(row), passengerId: row.passenger_id, driverId: row.driver_id } : undefined;
+    });
+  }
+
+  forget(rideId: string): void {
+    this.cache.invalidate(rideId.toLowerCase());
+  }
+
+  /** After the user's public profile changed or the account went: every ride showing them. */
+  forgetRidesOf(userId: number): void {
+    this.cache.invalidateWhere((ride) => ride.passengerId === userId || ride.driverId === userId);
+  }
+}
