@@ -3,10 +3,11 @@ import { DynamicModule, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { WsAdapter } from '@nestjs/platform-ws';
-import { FastifyInstance, FastifyReply, FastifyRequest, LogController } from 'fastify';
+import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../app.module';
+import { describeFrameworkError, errorBody } from '../common/http/error-body';
 import { createValidationPipe } from '../common/http/validation.pipe';
 import { createRootLogger, PinoNestLogger, requestLogContext } from '../common/logging/logger';
 import { AppConfig } from '../config/app-config';
@@ -44,6 +45,12 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     // Stop accepting on close but let in-flight requests finish; idle keep-alive sockets close at once.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    // Errors of Fastify's router (bad percent-encoding, over-long path segment) never reach Nest;
+    // without this they would answer in Fastify's shape, with a `code` field.
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+      const known = describeFrameworkError(error) ?? { status: 400, message: 'Bad request' };
+      void reply.code(known.status).send(errorBody(known.status, known.message));
+    },
   });
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
   installRequestHooks(fastify);

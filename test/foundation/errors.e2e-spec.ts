@@ -109,6 +109,17 @@ describe('error responses (contract error shape)', () => {
     expectErrorShape(wrongMethod.json(), 404, 'Not Found');
   });
 
+  it('a URL the router cannot decode is 400, an over-long path segment 414, both in the error shape', async () => {
+    for (const url of ['/api/v1/rides/%E0%A4%A', '/api/v1/rides/%zz']) {
+      const res = await t.request({ method: 'GET', url });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: 'Malformed URL: invalid percent-encoding in the path' });
+    }
+    const long = await t.request({ method: 'GET', url: `/api/v1/rides/${'a'.repeat(5000)}` });
+    expect(long.statusCode).toBe(414);
+    expect(long.json()).toEqual({ statusCode: 414, error: 'URI Too Long', message: 'A path segment is longer than allowed' });
+  });
+
   it('a body over BODY_LIMIT_BYTES is 413', async () => {
     const payload = JSON.stringify({ name: 'x'.repeat(4000) });
     const res = await t.request({ method: 'POST', url: '/api/v1/probe/dto', payload, headers: JSON_HEADERS });

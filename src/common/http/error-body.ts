@@ -33,6 +33,10 @@ export function describeFrameworkError(err: unknown): { status: number; message:
       return { status: 400, message: 'Request body is empty but Content-Type is application/json' };
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { status: 400, message: 'Content-Length does not match the request body' };
+    case 'FST_ERR_BAD_URL':
+      return { status: 400, message: 'Malformed URL: invalid percent-encoding in the path' };
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return { status: 414, message: 'A path segment is longer than allowed' };
     default:
       if (err instanceof SyntaxError || code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
         return { status: 400, message: 'Malformed JSON in request body' };
