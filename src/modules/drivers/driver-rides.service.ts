@@ -23,9 +23,10 @@ export class DriverRidesService {
 
   /**
    * Requested rides the driver could take, nearest first. The point defaults to the driver's latest
-   * position (this instance's memory first, then the stored one). Approved drivers only.
+   * position (this instance's memory first, then the stored one). Approved drivers only. The answer
+   * is the serialised JSON array (the hot path skips JSON.stringify).
    */
-  async nearby(driverId: number, latitude: number | undefined, longitude: number | undefined, radiusKm: number | undefined): Promise<JsonObject[]> {
+  async nearby(driverId: number, latitude: number | undefined, longitude: number | undefined, radiusKm: number | undefined): Promise<string> {
     const driver = await this.drivers.getDriverCached(driverId);
     if (driver.status !== 'approved') throw new DriverError('DRIVER_NOT_APPROVED');
     let point = latitude !== undefined && longitude !== undefined ? { latitude, longitude } : undefined;
@@ -37,7 +38,7 @@ export class DriverRidesService {
       }
     }
     if (!point) throw new DriverError('DRIVER_LOCATION_UNKNOWN');
-    return this.rides.findRequestedNear({
+    return this.rides.findRequestedNearBody({
       latitude: point.latitude,
       longitude: point.longitude,
       radiusKm: Math.min(radiusKm ?? NEARBY_DEFAULT_RADIUS_KM, NEARBY_MAX_RADIUS_KM),

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Put, Query } from '@nestjs/common';
+import { Body, Controller, Get, Header, Put, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
@@ -80,7 +80,8 @@ export class DriversController {
   })
   @ApiOkResponse({ type: RideResponseDto, isArray: true })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Bad coordinates, or no location known yet' })
-  nearby(@CurrentUser() user: AuthenticatedUser, @Query() q: NearbyRidesQueryDto): Promise<JsonObject[]> {
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  nearby(@CurrentUser() user: AuthenticatedUser, @Query() q: NearbyRidesQueryDto): Promise<string> {
     if ((q.latitude === undefined) !== (q.longitude === undefined)) {
       throw CommonError.validation(q.latitude === undefined ? 'latitude' : 'longitude', 'Send latitude and longitude together');
     }

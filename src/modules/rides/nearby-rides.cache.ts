@@ -1,6 +1,5 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { ReadThroughCache } from '../../common/cache/read-through-cache';
-import type { JsonObject } from '../../common/events/domain-events';
 import { EventBus } from '../../common/events/event-bus';
 import { AppConfig } from '../../config/app-config';
 import { haversineKm } from './fare/geo';
@@ -17,7 +16,8 @@ const CANDIDATE_FACTOR = 2;
 
 interface Candidate {
   id: string;
-  json: JsonObject;
+  /** The ride's JSON (rideToJson) without its closing brace: distance_km is appended per request. */
+  head: string;
   latitude: number;
   longitude: number;
   expiresAt: number;
@@ -70,8 +70,11 @@ export class NearbyRidesCache implements OnModuleDestroy {
     this.cache.clear();
   }
 
-  /** Requested rides within q.radiusKm of q's point, nearest first, each with distance_km (2 decimals). */
-  async find(q: NearbyQuery): Promise<JsonObject[]> {
+  /**
+   * Requested rides within q.radiusKm of q's point, nearest first, each with distance_km (2 decimals),
+   * as a serialised JSON array (the rides are serialised once per load, not per request).
+   */
+  async find(q: NearbyQuery): Promise<string> {
     if (!this.cache.enabled) return this.exact(q);
     const gridLat = Math.round(q.latitude * GRID);
     const gridLng = Math.round(q.longitude * GRID);
@@ -90,7 +93,7 @@ export class NearbyRidesCache implements OnModuleDestroy {
   }
 
   /** Straight from the database for exactly q. */
-  private async exact(q: NearbyQuery): Promise<JsonObject[]> {
+  private async exact(q: NearbyQuery): Promise<string> {
     return page(await this.load(q, q.limit), q, 0, false)!;
   }
 
@@ -98,7 +101,7 @@ export class NearbyRidesCache implements OnModuleDestroy {
     const rows = await this.rides.findRequestedNear({ ...q, limit });
     const candidates = rows.map((row) => ({
       id: row.id,
-      json: rideToJson(row),
+      head: JSON.stringify(rideToJson(row)).slice(0, -1),
       latitude: row.pickup_latitude,
       longitude: row.pickup_longitude,
       expiresAt: row.expires_at instanceof Date ? row.expires_at.getTime() : Date.parse(row.expires_at),
@@ -114,7 +117,7 @@ export class NearbyRidesCache implements OnModuleDestroy {
  * candidates' point, so at least lastKm - shiftKm from q (triangle inequality): if the page's
  * farthest ride is nearer than that (or the page is short and the radius ends nearer), it is exact.
  */
-function page(set: CandidateSet, q: NearbyQuery, shiftKm: number, checkReach: boolean): JsonObject[] | undefined {
+function page(set: CandidateSet, q: NearbyQuery, shiftKm: number, checkReach: boolean): string | undefined {
   const limit = q.limit;
   const now = Date.now();
   const hits: Array<{ c: Candidate; km: number }> = [];
@@ -130,9 +133,10 @@ function page(set: CandidateSet, q: NearbyQuery, shiftKm: number, checkReach: bo
     const reach = hits.length >= limit ? hits[limit - 1]!.km : q.radiusKm;
     if (reach >= bound) return undefined;
   }
-  const out: JsonObject[] = [];
+  let body = '[';
   for (let i = 0; i < hits.length && i < limit; i += 1) {
-    out.push({ ...hits[i]!.c.json, distance_km: Math.round(hits[i]!.km * 100) / 100 });
+    const hit = hits[i]!;
+    body += `${i === 0 ? '' : ','}${hit.c.head},"distance_km":${Math.round(hit.km * 100) / 100}}`;
   }
-  return out;
+  return `${body}]`;
 }

@@ -11,6 +11,8 @@ const MAX_ENTRIES = 20_000;
 /** A ride as GET /rides/{id} returns it, with the two parties who may read it from the cache. */
 export interface CachedRide {
   json: JsonObject;
+  /** `json` serialised, made on first use: hits then skip JSON.stringify. */
+  body?: string;
   passengerId: number | null;
   driverId: number | null;
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, Headers, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
@@ -103,8 +103,9 @@ export class RidesController {
   @ApiOperation({ summary: 'Ride details (its passenger, its driver, or a driver whose bid on it is pending)' })
   @ApiOkResponse({ type: RideResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such ride, or not visible to the caller' })
-  getRide(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string): Promise<JsonObject> {
-    return this.rides.getRideFor(rideId, user);
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  getRide(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string): Promise<string> {
+    return this.rides.getRideBodyFor(rideId, user);
   }
 
   @Post(':ride_id/cancel')

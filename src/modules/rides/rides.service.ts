@@ -66,16 +66,17 @@ export class RidesService {
    * Ride details for its passenger, its driver, or a driver with a pending bid on it; 404 for anyone
    * else. The passenger and the driver are served from the ride cache; anyone else (a bidder, or
    * nobody entitled) is decided by the database, so a cached ride never reaches a third party.
+   * Returns the JSON body already serialised: a cache hit then costs no JSON.stringify.
    */
-  async getRideFor(rideId: string, user: AuthenticatedUser): Promise<JsonObject> {
+  async getRideBodyFor(rideId: string, user: AuthenticatedUser): Promise<string> {
     if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
     const id = rideId.toLowerCase();
     const ride = this.rideViews.peek(id) ?? (await this.rideViews.get(id));
-    if (ride && (ride.passengerId === user.id || ride.driverId === user.id)) return ride.json;
+    if (ride && (ride.passengerId === user.id || ride.driverId === user.id)) return (ride.body ??= JSON.stringify(ride.json));
     if (!ride) throw new RideError('RIDE_NOT_FOUND');
     const row = await this.rides.findViewVisibleTo(id, user.id);
     if (!row) throw new RideError('RIDE_NOT_FOUND');
-    return rideToJson(row);
+    return JSON.stringify(rideToJson(row));
   }
 
   /** The ride's bids, cheapest first, for its passenger only (drivers never see competing offers). */
@@ -91,8 +92,11 @@ export class RidesService {
     return { items: rows.map(rideToJson), page, limit, total };
   }
 
-  /** Requested rides near a point, nearest first, each with distance_km (2 decimals); see NearbyRidesCache. */
-  findRequestedNear(query: NearbyQuery): Promise<JsonObject[]> {
+  /**
+   * Requested rides near a point, nearest first, each with distance_km (2 decimals), as the
+   * serialised JSON array GET /driver/rides/nearby answers; see NearbyRidesCache.
+   */
+  findRequestedNearBody(query: NearbyQuery): Promise<string> {
     return this.nearby.find(query);
   }
 
