@@ -1,4 +1,5 @@
-import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
+import { fastTransform } from './fast-validation';
 
 export interface FieldProblem {
   field: string;
@@ -36,7 +37,19 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
  * absent body are validated as `{}`, so required fields are reported by name.
  */
 class AppValidationPipe extends ValidationPipe {
+  constructor(
+    options: ValidationPipeOptions,
+    private readonly fast: boolean,
+  ) {
+    super(options);
+  }
+
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // Hot DTOs (registerFastValidation): a body that certainly passes skips the machinery below.
+    if (this.fast && metadata.type === 'body') {
+      const dto = fastTransform(metadata.metatype, value);
+      if (dto) return dto;
+    }
     if (metadata.type === 'body' && metadata.data === undefined && this.toValidate(metadata)) {
       if (value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value))) {
         throw new ValidationFailedException([{ field: 'body', message: 'Request body must be a JSON object' }]);
@@ -46,14 +59,20 @@ class AppValidationPipe extends ValidationPipe {
   }
 }
 
-/** whitelist + forbidNonWhitelisted: CONTRACT.md says unknown fields are rejected, never stored. */
-export function createValidationPipe(): ValidationPipe {
-  return new AppValidationPipe({
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    transform: true,
-    forbidUnknownValues: true,
-    validationError: { target: false, value: false },
-    exceptionFactory: (errors) => new ValidationFailedException(flattenValidationErrors(errors)),
-  });
+/**
+ * whitelist + forbidNonWhitelisted: CONTRACT.md says unknown fields are rejected, never stored.
+ * `fastPaths: false` (tests only) always runs the full validation, to compare against.
+ */
+export function createValidationPipe(options: { fastPaths?: boolean } = {}): ValidationPipe {
+  return new AppValidationPipe(
+    {
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+      forbidUnknownValues: true,
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors) => new ValidationFailedException(flattenValidationErrors(errors)),
+    },
+    options.fastPaths ?? true,
+  );
 }
