@@ -1,35 +1,49 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsLatitude, IsLongitude, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { IsLatitude, IsLongitude, IsNumber, isLatitude, isLongitude, isNumber, IsOptional, Max, max, Min, min } from 'class-validator';
+import { registerFastValidation } from '../../../common/http/fast-validation';
+
+const FINITE = { allowNaN: false, allowInfinity: false };
 
 export class UpdateLocationDto {
   @ApiProperty({ example: 52.5219 })
-  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsNumber(FINITE)
   @IsLatitude()
   latitude!: number;
 
   @ApiProperty({ example: 13.4132 })
-  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsNumber(FINITE)
   @IsLongitude()
   longitude!: number;
 
   @ApiPropertyOptional({ example: 90, description: 'Degrees clockwise from north, 0 to 360' })
   @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsNumber(FINITE)
   @Min(0)
   @Max(360)
   heading?: number;
 
   @ApiPropertyOptional({ example: 8.5, description: 'Metres per second' })
   @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsNumber(FINITE)
   @Min(0)
   @Max(150)
   speed?: number;
 
   @ApiPropertyOptional({ example: 5, description: 'Horizontal accuracy in metres' })
   @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsNumber(FINITE)
   @Min(0)
   @Max(100000)
   accuracy?: number;
 }
+
+const inRange = (low: number, high: number) => (v: unknown) => isNumber(v, FINITE) && min(v, low) && max(v, high);
+
+// The heartbeat's hot path: the same rules as the decorators above (see registerFastValidation).
+registerFastValidation(UpdateLocationDto, {
+  latitude: { test: (v) => isNumber(v, FINITE) && isLatitude(v as unknown as string) },
+  longitude: { test: (v) => isNumber(v, FINITE) && isLongitude(v as unknown as string) },
+  heading: { optional: true, test: inRange(0, 360) },
+  speed: { optional: true, test: inRange(0, 150) },
+  accuracy: { optional: true, test: inRange(0, 100000) },
+});
