@@ -4,8 +4,8 @@
  *
  * Starts both as child processes (autocannon runs here), signs users up through the public API
  * (development mode with a fixed OTP; auth rate limits off, or every request would be a 429),
- * warms each endpoint up, then measures it. The baseline is measured first and last; each
- * endpoint is reported as a ratio of their mean. Endpoints that do not exist yet are skipped
+ * warms each endpoint up, then measures it right after a baseline run, and reports it as a ratio
+ * of that baseline (robust to load that comes and goes on the machine). Endpoints that do not exist yet are skipped
  * with a note. Results: bench/results/latest.json.
  *
  * Environment: DATABASE_URL (else an embedded PostgreSQL in a temporary directory), REDIS_URL
@@ -250,10 +250,11 @@ async function probe(base, scenario) {
 }
 
 function table(rows) {
-  const header = ['scenario', 'req/s', 'x baseline', 'p50 ms', 'p99 ms', 'non-2xx', 'note'];
+  const header = ['scenario', 'req/s', 'baseline req/s', 'x baseline', 'p50 ms', 'p99 ms', 'non-2xx', 'note'];
   const lines = rows.map((r) => [
     r.name,
     r.requests_per_second === undefined ? '-' : String(r.requests_per_second),
+    r.baseline_requests_per_second === undefined ? '-' : String(r.baseline_requests_per_second),
     r.ratio === undefined ? '-' : r.ratio.toFixed(2),
     r.latency_ms ? String(r.latency_ms.p50) : '-',
     r.latency_ms ? String(r.latency_ms.p99) : '-',
@@ -261,7 +262,8 @@ function table(rows) {
     r.note || '',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const format = (cells) => cells.map((c, i) => (i === 0 || i === 6 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const last = header.length - 1;
+  const format = (cells) => cells.map((c, i) => (i === 0 || i === last ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [format(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(format)].join('\n');
 }
 
@@ -303,7 +305,8 @@ async function main() {
   const baselineScenario = { name: 'baseline (bare Fastify)', method: 'GET', path: '/baseline' };
 
   process.stdout.write(`Measuring: ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s per scenario…\n`);
-  const first = await measure(baseBase, baselineScenario);
+  // The machine may be busy with other work that comes and goes: each scenario is paired with a
+  // baseline measured right before it, and its ratio is taken against that one.
   const rows = [];
   for (const scenario of scenarios(state)) {
     if (ONLY && !ONLY.some((o) => scenario.name.includes(o))) continue;
@@ -313,23 +316,18 @@ async function main() {
       process.stdout.write(`  ${scenario.name}: skipped (${reason})\n`);
       continue;
     }
+    const base = await measure(baseBase, baselineScenario);
     const result = await measure(serviceBase, scenario);
-    rows.push({ name: scenario.name, ...result });
-    process.stdout.write(`  ${scenario.name}: ${result.requests_per_second} req/s\n`);
+    const row = { name: scenario.name, ...result, baseline_requests_per_second: base.requests_per_second };
+    row.ratio = result.requests_per_second / base.requests_per_second;
+    const bad = result.non_2xx + result.errors + result.timeouts;
+    if (bad > 0) row.note = `${bad} of ${result.total + result.errors} requests failed`;
+    rows.push(row);
+    process.stdout.write(`  ${scenario.name}: ${result.requests_per_second} req/s (baseline ${base.requests_per_second}, ratio ${row.ratio.toFixed(2)})\n`);
   }
-  const last = await measure(baseBase, baselineScenario);
-  const baselineRps = (first.requests_per_second + last.requests_per_second) / 2;
-  for (const row of rows) {
-    if (row.requests_per_second === undefined) continue;
-    row.ratio = row.requests_per_second / baselineRps;
-    const bad = row.non_2xx + row.errors + row.timeouts;
-    if (bad > 0) row.note = `${bad} of ${row.total + row.errors} requests failed`;
-  }
-  const all = [
-    { name: 'baseline (bare Fastify), first', ...first, ratio: first.requests_per_second / baselineRps },
-    ...rows,
-    { name: 'baseline (bare Fastify), last', ...last, ratio: last.requests_per_second / baselineRps },
-  ];
+  const measured = rows.filter((r) => r.baseline_requests_per_second !== undefined);
+  const baselineRps = measured.length ? measured.reduce((sum, r) => sum + r.baseline_requests_per_second, 0) / measured.length : 0;
+  const all = rows;
 
   const report = {
     at: new Date().toISOString(),
@@ -346,7 +344,7 @@ async function main() {
   };
   mkdirSync(join(__dirname, 'results'), { recursive: true });
   writeFileSync(join(__dirname, 'results', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-  process.stdout.write(`\n${table(all)}\n\nBaseline ${Math.round(baselineRps)} req/s (mean of first and last). Written to bench/results/latest.json\n`);
+  process.stdout.write(`\n${table(all)}\n\nBaseline (bare Fastify) mean ${Math.round(baselineRps)} req/s; each ratio is against the baseline measured just before it. Written to bench/results/latest.json\n`);
 }
 
 main()
