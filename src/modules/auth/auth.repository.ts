@@ -47,6 +47,15 @@ export interface RegistrationChanges {
   role: UserRole;
 }
 
+/** The refresh rotation, prepared once per pooled connection (see rotateRefreshToken). */
+const ROTATE_STATEMENT = {
+  name: 'auth_rotate_refresh_token',
+  text: `UPDATE users SET refresh_token_hash = $3
+           FROM (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
+          WHERE id = $1 AND refresh_token_hash = $2 AND is_active AND NOT is_blocked
+          RETURNING role`,
+};
+
 const IDENTITY_COLUMNS = 'id, phone, email, role, is_registered, is_verified, is_active, is_blocked';
 const SESSION_COLUMNS = `${PUBLIC_USER_COLUMNS}, is_registered`;
 
@@ -219,24 +228,22 @@ export class AuthRepository {
    * Refresh rotation in one statement: the new hash replaces the presented one only if it is still
    * the stored one and the account may hold a session. Of two concurrent refreshes one wins.
    *
-   * Hot path, so: the pg pool directly (one round trip, without a TypeORM query runner per call),
-   * and the commit does not wait for the WAL flush: set_config(..., true) is transaction-local, so
-   * it turns synchronous_commit off for this statement's implicit transaction only (read at its
-   * commit, reset right after; the pooled connection keeps the default). Trade-off: a database
-   * crash may lose the last fraction of a second of rotations (at most wal_writer_delay x 3). The
-   * clients concerned hold a refresh token the database no longer knows and must log in again.
-   * Never a security loss: the row is either the old state, in which case the token presented was
-   * still the current one, or the new one. fillfactor 80 on users (migration 1763800008700) keeps
-   * the update HOT, since refresh_token_hash is in no index.
+   * Hot path, so: the pg pool directly (one round trip, no TypeORM query runner per call), a named
+   * statement (each pooled connection parses and plans it once: that nearly doubled the rotations
+   * PostgreSQL serves on a 2-core machine), and a commit that does not wait for the WAL flush.
+   * set_config(..., true) is transaction-local: synchronous_commit is off for this statement's own
+   * implicit transaction only (read at its commit, reset right after; the pooled connection keeps
+   * the default), so the commit returns without waiting for an fsync.
+   *
+   * Trade-off: a database crash may lose the last fraction of a second of rotations (at most three
+   * wal_writer_delay periods). For those users the row reverts to the hash before the refresh; the
+   * client holds a new token the database never kept and must log in again. Nothing becomes valid
+   * that was not valid before the refresh, so it is an availability cost, not a security one.
+   * fillfactor 80 on users (migration 1763800008700) keeps this update HOT: refresh_token_hash is
+   * in no index, so no index entry is written.
    */
   async rotateRefreshToken(userId: number, oldHash: string, newHash: string): Promise<UserRole | undefined> {
-    const result = await this.pool().query<{ role: UserRole }>(
-      `UPDATE users SET refresh_token_hash = $3
-         FROM (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
-        WHERE id = $1 AND refresh_token_hash = $2 AND is_active AND NOT is_blocked
-        RETURNING role`,
-      [userId, oldHash, newHash],
-    );
+    const result = await this.pool().query<{ role: UserRole }>({ ...ROTATE_STATEMENT, values: [userId, oldHash, newHash] });
     return result.rows[0]?.role;
   }
 
