@@ -20,6 +20,9 @@ export interface IssuedTokens {
   refreshTokenHash: string;
 }
 
+/** Bound on the verified-token cache (about 300 bytes each); it starts over when full. */
+const MAX_VERIFIED_TOKENS = 20_000;
+
 interface AccessClaims {
   sub: string;
   role: UserRole;
@@ -64,6 +67,12 @@ export class TokenService {
   private readonly accessTtlSeconds: number;
   private readonly refreshTtlSeconds: number;
   private readonly jwt: Hs256Jwt;
+  /**
+   * Access tokens already verified, by their exact text: a client sends the same token with every
+   * request for its whole lifetime, and the same string always verifies the same way, so only its
+   * expiry is checked again. (Whether the user may still act is the verifier's per-request check.)
+   */
+  private readonly verifiedAccess = new Map<string, { userId: number; role: UserRole; exp: number | undefined }>();
 
   constructor(config: AppConfig) {
     this.jwt = new Hs256Jwt(secretKey(config));
@@ -115,8 +124,13 @@ export class TokenService {
 
   /** The user id and role of a valid access token; INVALID_ACCESS_TOKEN otherwise. */
   verifyAccess(token: string): { userId: number; role: UserRole } {
-    const claims = this.decode<AccessClaims>(token);
+    const now = Math.floor(Date.now() / 1000);
+    const known = this.verifiedAccess.get(token);
+    if (known && (known.exp === undefined || now < known.exp)) return { userId: known.userId, role: known.role };
+    const claims = this.jwt.verify<AccessClaims>(token, now);
     if (!claims || claims.type !== 'access' || !isUserId(claims.sub)) throw new AuthError('INVALID_ACCESS_TOKEN');
+    if (this.verifiedAccess.size >= MAX_VERIFIED_TOKENS) this.verifiedAccess.clear();
+    this.verifiedAccess.set(token, { userId: Number(claims.sub), role: claims.role, exp: claims.exp });
     return { userId: Number(claims.sub), role: claims.role };
   }
 
