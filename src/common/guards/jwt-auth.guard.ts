@@ -3,6 +3,9 @@ import { Reflector } from '@nestjs/core';
 import { AccessTokenVerifier } from '../auth/access-token-verifier';
 import { AuthenticatedRequest, IS_PUBLIC } from '../auth/auth.decorators';
 import { CommonError } from '../errors/common.errors';
+import { routeMetadata } from './route-metadata';
+
+const BEARER = /^Bearer\s+\S+$/i;
 
 /** Global guard: every route needs a valid access token unless marked @Public(). */
 @Injectable()
@@ -12,12 +15,16 @@ export class JwtAuthGuard implements CanActivate {
     private readonly verifier: AccessTokenVerifier,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /** Synchronous for public routes (Nest awaits only a promise), a promise when a token is checked. */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    if (routeMetadata<boolean>(this.reflector, IS_PUBLIC, context)) return true;
+    return this.authenticate(context.switchToHttp().getRequest<AuthenticatedRequest>());
+  }
+
+  private async authenticate(request: AuthenticatedRequest): Promise<boolean> {
     const header = request.headers.authorization;
-    if (typeof header !== 'string' || !/^Bearer\s+\S+$/i.test(header)) {
+    if (typeof header !== 'string' || !BEARER.test(header)) {
       throw new CommonError('UNAUTHENTICATED', 'Missing or malformed Authorization header; send Bearer <access_token>');
     }
     request.user = await this.verifier.verify(header.slice(header.indexOf(' ') + 1).trim());

@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthenticatedRequest, REQUIRES_REGISTRATION } from '../auth/auth.decorators';
 import { CommonError } from '../errors/common.errors';
+import { routeMetadata } from './route-metadata';
 
 /** Refuses ride and driver endpoints to accounts that have verified an OTP but not registered. */
 @Injectable()
@@ -9,10 +10,7 @@ export class RegisteredAccountGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const required = this.reflector.getAllAndOverride<boolean>(REQUIRES_REGISTRATION, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
+    const required = routeMetadata<boolean>(this.reflector, REQUIRES_REGISTRATION, context);
     if (!required) return true;
     const user = context.switchToHttp().getRequest<AuthenticatedRequest>().user;
     if (!user?.isRegistered) {

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { AuthenticatedRequest, ROLES } from '../auth/auth.decorators';
 import { UserRole } from '../auth/authenticated-user';
 import { CommonError } from '../errors/common.errors';
+import { routeMetadata } from './route-metadata';
 
 /** Refuses a route to roles it is not for (a passenger on a driver endpoint, or the reverse). */
 @Injectable()
@@ -10,10 +11,7 @@ export class RolesGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const roles = this.reflector.getAllAndOverride<UserRole[] | undefined>(ROLES, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
+    const roles = routeMetadata<UserRole[]>(this.reflector, ROLES, context);
     if (!roles) return true;
     const user = context.switchToHttp().getRequest<AuthenticatedRequest>().user;
     if (!user || !roles.includes(user.role)) {
