@@ -1,4 +1,5 @@
 import { startTestApp, TestApp } from '../support/test-app';
+import { redisServerOnPath, spawnRedis, TestRedis } from '../support/redis';
 import { withAdminClient } from '../support/test-database';
 
 describe('health endpoints', () => {
@@ -44,6 +45,39 @@ describe('health endpoints', () => {
     // The probe has its own deadline: a load balancer must get an answer quickly.
     expect(Date.now() - started).toBeLessThan(3000);
 
+    expect((await t.request({ method: 'GET', url: '/health/live' })).statusCode).toBe(200);
+  });
+});
+
+// Readiness must notice Redis going away, so this needs a Redis it can stop: a throwaway redis-server.
+(redisServerOnPath() ? describe : describe.skip)('health endpoints with REDIS_URL', () => {
+  let t: TestApp;
+  let redis: TestRedis;
+  beforeAll(async () => {
+    redis = await spawnRedis();
+    t = await startTestApp({ env: { REDIS_URL: redis.url } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await redis.stop();
+  });
+
+  it('ready checks Redis too, and is 503 naming it when Redis stops', async () => {
+    const up = await t.request({ method: 'GET', url: '/health/ready' });
+    expect(up.statusCode).toBe(200);
+    expect(up.json()).toEqual({ status: 'ok', checks: { database: 'up', redis: 'up' } });
+
+    await redis.stop();
+    // stop() signals redis-server without waiting for it to exit: poll until readiness notices.
+    let down = up;
+    for (let attempt = 0; attempt < 50 && down.statusCode === 200; attempt++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const started = Date.now();
+      down = await t.request({ method: 'GET', url: '/health/ready' });
+      expect(Date.now() - started).toBeLessThan(3000);
+    }
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toMatchObject({ message: 'Not ready: redis is down', checks: { database: 'up', redis: 'down' } });
     expect((await t.request({ method: 'GET', url: '/health/live' })).statusCode).toBe(200);
   });
 });

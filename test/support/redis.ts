@@ -9,7 +9,7 @@ export interface TestRedis {
   stop(): Promise<void>;
 }
 
-function redisServerOnPath(): boolean {
+export function redisServerOnPath(): boolean {
   return (process.env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, 'redis-server')));
 }
 
@@ -43,7 +43,7 @@ export async function startRedis(): Promise<TestRedis> {
 }
 
 /** A throwaway redis-server on a random port (no persistence), with a connected client. */
-async function spawnRedis(): Promise<TestRedis> {
+export async function spawnRedis(): Promise<TestRedis> {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const server: ChildProcess = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], {
     stdio: 'ignore',

@@ -16,7 +16,11 @@ class RedisCloser implements OnApplicationShutdown {
   constructor(@Inject(REDIS_CLIENT) private readonly redis: RedisClient) {}
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.redis && this.redis.status !== 'end') await this.redis.quit().catch(() => undefined);
+    if (!this.redis || this.redis.status === 'end') return;
+    // QUIT when connected (pending replies arrive first); when Redis is gone, a QUIT would wait
+    // through reconnection attempts, so the connection is just dropped.
+    if (this.redis.status === 'ready') await this.redis.quit().catch(() => undefined);
+    this.redis.disconnect();
   }
 }
 
