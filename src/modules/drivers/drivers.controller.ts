@@ -6,6 +6,7 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
 import { CurrentUser, RequiresRegistration, Roles } from '../../common/auth/auth.decorators';
@@ -21,6 +22,7 @@ import { DriversService } from './drivers.service';
 import { DriverProfileResponseDto, EarningsResponseDto, LocationAcceptedResponseDto } from './dto/driver-response.dto';
 import { EarningsQueryDto } from './dto/earnings-query.dto';
 import { NearbyRidesQueryDto } from './dto/nearby-rides-query.dto';
+import { NearbyRidesQueryPipe } from './dto/nearby-rides-query.pipe';
 import { UpdateDriverProfileDto } from './dto/update-driver-profile.dto';
 import { UpdateDriverStatusDto } from './dto/update-driver-status.dto';
 import { UpdateLocationDto } from './dto/update-location.dto';
@@ -80,8 +82,9 @@ export class DriversController {
   })
   @ApiOkResponse({ type: RideResponseDto, isArray: true })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Bad coordinates, or no location known yet' })
+  @ApiQuery({ type: NearbyRidesQueryDto })
   @Header('Content-Type', 'application/json; charset=utf-8')
-  nearby(@CurrentUser() user: AuthenticatedUser, @Query() q: NearbyRidesQueryDto): Promise<string> {
+  nearby(@CurrentUser() user: AuthenticatedUser, @Query(NearbyRidesQueryPipe) q: Readonly<NearbyRidesQueryDto>): Promise<string> {
     if ((q.latitude === undefined) !== (q.longitude === undefined)) {
       throw CommonError.validation(q.latitude === undefined ? 'latitude' : 'longitude', 'Send latitude and longitude together');
     }
