@@ -9,6 +9,8 @@ import { MIGRATIONS } from '../../src/database/migrations';
 import { BUILT_CLI, BUILT_MAIN, ensureFreshBuild } from '../support/build';
 import { createTestDatabase } from '../support/test-database';
 
+let workDir = tmpdir();
+
 interface Server {
   child: ChildProcess;
   port: number;
@@ -27,7 +29,8 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 function run(env: NodeJS.ProcessEnv, port = 0, cliArgs?: string[]): Server {
   const args = cliArgs ? [BUILT_CLI, ...cliArgs] : [BUILT_MAIN];
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The test's temporary directory as working directory: a developer's ./.env must not leak in.
+  const child = spawn(process.execPath, args, { env, cwd: workDir, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -88,6 +91,7 @@ describe('the built server as a process (node dist/src/main.js)', () => {
     // As root, the embedded PostgreSQL runs as an unprivileged user that must reach the data directory.
     chmodSync(root, 0o755);
     dataDir = join(root, 'pg');
+    workDir = root;
   }, 120_000);
 
   afterAll(async () => {
