@@ -1,6 +1,7 @@
 import 'reflect-metadata';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './bootstrap/create-app';
-import { provisionDatabase } from './bootstrap/provision-database';
+import { provisionDatabase, ProvisionedDatabase } from './bootstrap/provision-database';
 import { createRootLogger, flushLogs } from './common/logging/logger';
 import { AppConfig, ConfigError } from './config/app-config';
 import { loadEnvFile } from './config/load-env-file';
@@ -22,28 +23,17 @@ async function main(): Promise<void> {
     logger.warn('JWT_SECRET is not set: using a random secret, so tokens do not survive a restart or work across instances');
   }
 
-  let database: Awaited<ReturnType<typeof provisionDatabase>>;
-  try {
+  let database: ProvisionedDatabase | undefined;
+  let app: NestFastifyApplication | undefined;
+  const start = async (): Promise<void> => {
     database = await provisionDatabase(config, logger);
-  } catch (err) {
-    logger.fatal({ err }, err instanceof Error ? err.message : 'Could not provision the database');
-    flushLogs(logger);
-    process.exit(1);
-  }
-  let app: Awaited<ReturnType<typeof createApp>>;
-  try {
     app = await createApp(database.config, { logger });
     await app.listen({ port: config.port, host: config.host });
-  } catch (err) {
-    logger.fatal({ err }, 'Start-up failed');
-    flushLogs(logger);
-    await database.stop().catch(() => undefined);
-    process.exit(1);
-  }
-  const address = app.getHttpServer().address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info(`Listening on http://${config.host}:${port} (API /api/v1, docs /docs)`);
+  };
 
+  // Signals are handled from the first moment: one that arrives during start-up waits for it to
+  // end, then stops what was started, so an embedded PostgreSQL is never left running.
+  let starting: Promise<void> = Promise.resolve();
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {
     if (stopping) return;
@@ -51,12 +41,14 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'Shutting down: finishing in-flight requests');
     const deadline = setTimeout(() => {
       logger.error('Shutdown timed out; exiting');
+      flushLogs(logger);
       process.exit(1);
     }, config.shutdownTimeoutMs);
     deadline.unref();
     try {
-      await app.close();
-      await database.stop();
+      await starting.catch(() => undefined);
+      await app?.close();
+      await database?.stop();
       logger.info('Shutdown complete');
       flushLogs(logger);
       process.exit(0);
@@ -68,6 +60,21 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  starting = start();
+  try {
+    await starting;
+  } catch (err) {
+    if (stopping) return; // the shutdown in progress cleans up
+    logger.fatal({ err }, `Start-up failed: ${err instanceof Error ? err.message : String(err)}`);
+    flushLogs(logger);
+    await database?.stop().catch(() => undefined);
+    process.exit(1);
+  }
+  if (stopping) return;
+  const address = app!.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info(`Listening on http://${config.host}:${port} (API /api/v1, docs /docs)`);
 }
 
 void main();

@@ -177,6 +177,21 @@ describe('the built server as a process (node dist/src/main.js)', () => {
     }
   }, 60_000);
 
+  it('SIGTERM during start-up (database up, app not yet listening) stops everything and exits 0', async () => {
+    const freshDir = join(root, 'pg-early');
+    const server = run(cleanEnv({ EMBEDDED_PG_DATA_DIR: freshDir, PORT: String(await findFreePort()), HOST: '127.0.0.1' }));
+    running.push(server);
+    const deadline = Date.now() + 60_000;
+    while (!existsSync(`${freshDir}.url`) && server.child.exitCode === null && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(existsSync(`${freshDir}.url`)).toBe(true);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(existsSync(join(freshDir, 'postmaster.pid'))).toBe(false);
+    expect(existsSync(`${freshDir}.url`)).toBe(false);
+  }, 60_000);
+
   it('the CLI: help exits 0, an unknown command exits 2, a refused command exits 1 with its message', async () => {
     const env = cleanEnv({ EMBEDDED_PG_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
     const help = run(env, 0, ['help']);
