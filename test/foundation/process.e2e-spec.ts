@@ -192,6 +192,22 @@ describe('the built server as a process (node dist/src/main.js)', () => {
     expect(existsSync(`${freshDir}.url`)).toBe(false);
   }, 60_000);
 
+  it('after a server was killed (kill -9), the next start stops the orphaned PostgreSQL and starts', async () => {
+    const orphanDir = join(root, 'pg-orphan');
+    const killed = await start({ EMBEDDED_PG_DATA_DIR: orphanDir });
+    running.push(killed);
+    killed.child.kill('SIGKILL');
+    await killed.exited;
+    expect(existsSync(join(orphanDir, 'postmaster.pid'))).toBe(true);
+
+    const server = await start({ EMBEDDED_PG_DATA_DIR: orphanDir });
+    running.push(server);
+    expect(await categories(server)).toHaveLength(5);
+    expect(await stop(server)).toBe(0);
+    expect(server.output()).toContain('Stopping an orphaned PostgreSQL');
+    expect(existsSync(join(orphanDir, 'postmaster.pid'))).toBe(false);
+  }, 90_000);
+
   it('the CLI: help exits 0, an unknown command exits 2, a refused command exits 1 with its message', async () => {
     const env = cleanEnv({ EMBEDDED_PG_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
     const help = run(env, 0, ['help']);
