@@ -45,6 +45,9 @@ class AppValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // A custom parameter decorator (@CurrentUser) is never validated (validateCustomDecorators is
+    // off) and ValidationPipe hands its value back unchanged: say so without its checks.
+    if (metadata.type === 'custom') return value;
     // Hot DTOs (registerFastValidation): a body that certainly passes skips the machinery below.
     if (this.fast && metadata.type === 'body') {
       const dto = fastTransform(metadata.metatype, value);
