@@ -1,13 +1,23 @@
 import { AppConfig } from '../../../config/app-config';
 import { AuthError } from '../auth.errors';
-import { TokenService } from './token.service';
+import { JwtService } from '@nestjs/jwt';
+import { jwtModuleOptions, TokenService } from './token.service';
 
 describe('TokenService access-token verification', () => {
   const config = AppConfig.fromEnv({ JWT_SECRET: 'unit-secret-unit-secret-unit-secret-0123', JWT_ACCESS_TTL_MINUTES: '15' });
   afterEach(() => jest.restoreAllMocks());
 
+  it('issues HS256 tokens with exactly the contract claims', () => {
+    const tokens = new TokenService(new JwtService(jwtModuleOptions(config)), config);
+    const { pair } = tokens.issue({ id: 7, role: 'passenger' });
+    const decode = (t: string) => JSON.parse(Buffer.from(t.split('.')[1]!, 'base64url').toString('utf8'));
+    expect(JSON.parse(Buffer.from(pair.access_token.split('.')[0]!, 'base64url').toString('utf8'))).toEqual({ alg: 'HS256', typ: 'JWT' });
+    expect(Object.keys(decode(pair.access_token)).sort()).toEqual(['exp', 'iat', 'role', 'sub', 'type']);
+    expect(Object.keys(decode(pair.refresh_token)).sort()).toEqual(['exp', 'iat', 'jti', 'sub', 'type']);
+  });
+
   it('answers a token verified before from memory, until it expires', () => {
-    const tokens = new TokenService(config);
+    const tokens = new TokenService(new JwtService(jwtModuleOptions(config)), config);
     const start = Date.now();
     const access = tokens.issueAccess({ id: 42, role: 'driver' });
     expect(tokens.verifyAccess(access)).toEqual({ userId: 42, role: 'driver' });
@@ -18,7 +28,7 @@ describe('TokenService access-token verification', () => {
   });
 
   it('never remembers a refused token', () => {
-    const tokens = new TokenService(config);
+    const tokens = new TokenService(new JwtService(jwtModuleOptions(config)), config);
     const access = tokens.issueAccess({ id: 42, role: 'passenger' });
     const forged = `${access.slice(0, -4)}AAAA`;
     expect(() => tokens.verifyAccess(forged)).toThrow(AuthError);

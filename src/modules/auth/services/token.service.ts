@@ -1,10 +1,9 @@
 import { createHash, createSecretKey, KeyObject, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { JwtModuleOptions } from '@nestjs/jwt';
+import { JwtModuleOptions, JwtService } from '@nestjs/jwt';
 import type { UserRole } from '../../../common/auth/authenticated-user';
 import { AppConfig } from '../../../config/app-config';
 import { AuthError } from '../auth.errors';
-import { Hs256Jwt } from './hs256-jwt';
 
 export interface TokenPair {
   access_token: string;
@@ -44,9 +43,8 @@ function secretKey(config: AppConfig): KeyObject {
 }
 
 /**
- * JwtService's options (the app's tokens go through TokenService; JwtService stays registered for
- * tooling and tests that craft tokens). HS256 only, with the secret as a KeyObject: jsonwebtoken
- * is far slower with a string secret (node-jsonwebtoken #966, #1046).
+ * HS256 only, with the secret as a KeyObject: jsonwebtoken (under @nestjs/jwt) is far slower with
+ * a string secret (node-jsonwebtoken #966, #1046).
  */
 export function jwtModuleOptions(config: AppConfig): JwtModuleOptions {
   const key = secretKey(config);
@@ -57,16 +55,11 @@ export function jwtModuleOptions(config: AppConfig): JwtModuleOptions {
   };
 }
 
-/**
- * Signs and checks the JWTs of CONTRACT.md section 3. Verification runs on every authenticated
- * request and refresh signs twice, so it uses Hs256Jwt (same tokens as jsonwebtoken, a third of
- * the CPU) rather than @nestjs/jwt, which clones and merges its options on every call.
- */
+/** Signs and checks the JWTs of CONTRACT.md section 3 through @nestjs/jwt. */
 @Injectable()
 export class TokenService {
   private readonly accessTtlSeconds: number;
   private readonly refreshTtlSeconds: number;
-  private readonly jwt: Hs256Jwt;
   /**
    * Access tokens already verified, by their exact text: a client sends the same token with every
    * request for its whole lifetime, and the same string always verifies the same way, so only its
@@ -74,8 +67,10 @@ export class TokenService {
    */
   private readonly verifiedAccess = new Map<string, { userId: number; role: UserRole; exp: number | undefined }>();
 
-  constructor(config: AppConfig) {
-    this.jwt = new Hs256Jwt(secretKey(config));
+  constructor(
+    private readonly jwt: JwtService,
+    config: AppConfig,
+  ) {
     this.accessTtlSeconds = config.jwtAccessTtlMinutes * 60;
     this.refreshTtlSeconds = config.jwtRefreshTtlDays * 24 * 60 * 60;
   }
@@ -127,7 +122,7 @@ export class TokenService {
     const now = Math.floor(Date.now() / 1000);
     const known = this.verifiedAccess.get(token);
     if (known && (known.exp === undefined || now < known.exp)) return { userId: known.userId, role: known.role };
-    const claims = this.jwt.verify<AccessClaims>(token, now);
+    const claims = this.decode<AccessClaims>(token);
     if (!claims || claims.type !== 'access' || !isUserId(claims.sub)) throw new AuthError('INVALID_ACCESS_TOKEN');
     if (this.verifiedAccess.size >= MAX_VERIFIED_TOKENS) this.verifiedAccess.clear();
     this.verifiedAccess.set(token, { userId: Number(claims.sub), role: claims.role, exp: claims.exp });
@@ -145,8 +140,13 @@ export class TokenService {
     return createHash('sha256').update(token).digest('hex');
   }
 
+  /** The claims of a valid token (signature, HS256, expiry); undefined for anything else. */
   private decode<T extends object>(token: string): T | undefined {
-    return this.jwt.verify<T>(token);
+    try {
+      return this.jwt.verify<T>(token);
+    } catch {
+      return undefined;
+    }
   }
 }
 
