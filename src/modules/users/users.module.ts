@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DriversModule } from '../drivers/drivers.module';
 import { RidesModule } from '../rides/rides.module';
 import { WalletsModule } from '../wallets/wallets.module';
 import { UserEntity } from './entities/user.entity';
@@ -12,7 +13,7 @@ import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity]), WalletsModule, RidesModule],
+  imports: [TypeOrmModule.forFeature([UserEntity]), WalletsModule, RidesModule, DriversModule],
   controllers: [UsersController],
   providers: [
     UsersRepository,

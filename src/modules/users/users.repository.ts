@@ -15,26 +15,6 @@ export interface UserAuthState {
 }
 
 /** The drivers row as `me` shows it (the drivers module owns the table; this is a read-only view). */
-export interface DriverProfileRow {
-  user_id: number;
-  status: string;
-  is_online: boolean;
-  vehicle_category_id: number | null;
-  vehicle_make: string | null;
-  vehicle_model: string | null;
-  vehicle_plate: string | null;
-  vehicle_color: string | null;
-  vehicle_year: number | null;
-  license_number: string | null;
-  rating: string | number;
-  last_latitude: number | null;
-  last_longitude: number | null;
-  last_heading: number | null;
-  last_speed: number | null;
-  last_accuracy: number | null;
-  last_location_at: Date | null;
-}
-
 export interface ProfileChanges {
   email?: string;
   firstName?: string;
@@ -101,17 +81,6 @@ export class UsersRepository {
        RETURNING ${PUBLIC_USER_COLUMNS}`,
       [id, changes.email ?? null, changes.firstName ?? null, changes.lastName ?? null, changes.profilePicture ?? null],
       ),
-    );
-    return rows[0];
-  }
-
-  async findDriverProfile(userId: number): Promise<DriverProfileRow | undefined> {
-    const rows: DriverProfileRow[] = await this.repo.query(
-      `SELECT user_id, status, is_online, vehicle_category_id, vehicle_make, vehicle_model, vehicle_plate, vehicle_color,
-              vehicle_year, license_number, rating, last_latitude, last_longitude, last_heading, last_speed, last_accuracy,
-              last_location_at
-         FROM drivers WHERE user_id = $1`,
-      [userId],
     );
     return rows[0];
   }

@@ -2,6 +2,8 @@ import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { EventBus } from '../../common/events/event-bus';
 import { toMajor } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
+import { DriverError } from '../drivers/drivers.errors';
+import { DriversService } from '../drivers/drivers.service';
 import { WalletError } from '../wallets/wallets.errors';
 import { RidesService } from '../rides/rides.service';
 import { WalletsService } from '../wallets/wallets.service';
@@ -12,7 +14,7 @@ import { UserResponseDto } from './dto/user-response.dto';
 import { isUniqueViolation } from './sql-results';
 import { ProfilePictureService } from './storage/profile-picture.service';
 import { UserError } from './users.errors';
-import { DriverProfileRow, ProfileChanges, UserAuthState, UsersRepository } from './users.repository';
+import { ProfileChanges, UserAuthState, UsersRepository } from './users.repository';
 
 const MAX_CACHED_USERS = 100_000;
 
@@ -32,6 +34,7 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
     private readonly pictures: ProfilePictureService,
     private readonly events: EventBus,
     private readonly rides: RidesService,
+    private readonly drivers: DriversService,
   ) {}
 
   /** A block or deletion on any instance (the bus crosses instances with Redis) ends the cached state here too. */
@@ -66,8 +69,7 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
     if (!row) throw new UserError('USER_NOT_FOUND');
     const me: MeResponseDto = { ...UserResponseDto.from(row), wallet: await this.findWallet(userId) };
     if (row.role === 'driver') {
-      const driver = await this.users.findDriverProfile(userId);
-      me.driver = driver ? toDriverDto(driver) : null;
+      me.driver = await this.findDriverProfile(userId);
     }
     return me;
   }
@@ -138,6 +140,16 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
     return UserResponseDto.from(row);
   }
 
+  /** The driver record exactly as GET /driver/profile returns it (one definition of that shape). */
+  private async findDriverProfile(userId: number): Promise<MeDriverDto | null> {
+    try {
+      return (await this.drivers.getProfile(userId)) as unknown as MeDriverDto;
+    } catch (err) {
+      if (err instanceof DriverError && err.code === 'DRIVER_NOT_FOUND') return null;
+      throw err;
+    }
+  }
+
   private async findWallet(userId: number): Promise<MeWalletDto | null> {
     try {
       const wallet = await this.wallets.getWallet(userId);
@@ -147,31 +159,4 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
       throw err;
     }
   }
-}
-
-function toDriverDto(row: DriverProfileRow): MeDriverDto {
-  const located = row.last_latitude !== null && row.last_longitude !== null;
-  return {
-    user_id: row.user_id,
-    status: row.status,
-    is_online: row.is_online,
-    vehicle_category_id: row.vehicle_category_id,
-    vehicle_make: row.vehicle_make,
-    vehicle_model: row.vehicle_model,
-    vehicle_plate: row.vehicle_plate,
-    vehicle_color: row.vehicle_color,
-    vehicle_year: row.vehicle_year,
-    license_number: row.license_number,
-    rating: Number(row.rating),
-    last_location: located
-      ? {
-          latitude: row.last_latitude!,
-          longitude: row.last_longitude!,
-          heading: row.last_heading,
-          speed: row.last_speed,
-          accuracy: row.last_accuracy,
-        }
-      : null,
-    last_location_at: row.last_location_at ? new Date(row.last_location_at).toISOString() : null,
-  };
 }
