@@ -1,31 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { ProfileFieldsDto } from './profile-fields.dto';
 
 /** Partial update: each field is applied only when supplied. Role, phone and account flags cannot be changed here. */
-export class UpdateProfileDto {
-  @ApiPropertyOptional({ example: 'ada@example.com', description: 'Trimmed and lower-cased; must not belong to another user' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(254)
-  email?: string;
-
-  @ApiPropertyOptional({ example: 'Ada' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
-  first_name?: string;
-
-  @ApiPropertyOptional({ example: 'Lovelace' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
-  last_name?: string;
-
-  @ApiPropertyOptional({
-    description: 'PNG, JPEG or WebP image as base64 or a data: URL; replaces the current picture',
-    example: 'data:image/png;base64,iVBORw0KGgo...',
-  })
-  @IsOptional()
-  @IsString()
-  profile_picture_base64?: string;
-}
+export class UpdateProfileDto extends ProfileFieldsDto {}
