@@ -1,4 +1,4 @@
-import { ArgumentMetadata, ValidationError, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
+import { ArgumentMetadata, PipeTransform, ValidationError, ValidationPipe } from '@nestjs/common';
 import { fastTransform } from './fast-validation';
 
 export interface FieldProblem {
@@ -36,23 +36,8 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
  * an array would be validated element-wise or slip through an all-optional DTO. `null` and an
  * absent body are validated as `{}`, so required fields are reported by name.
  */
-class AppValidationPipe extends ValidationPipe {
-  constructor(
-    options: ValidationPipeOptions,
-    private readonly fast: boolean,
-  ) {
-    super(options);
-  }
-
+class BodyShapeValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    // A custom parameter decorator (@CurrentUser) is never validated (validateCustomDecorators is
-    // off) and ValidationPipe hands its value back unchanged: say so without its checks.
-    if (metadata.type === 'custom') return value;
-    // Hot DTOs (registerFastValidation): a body that certainly passes skips the machinery below.
-    if (this.fast && metadata.type === 'body') {
-      const dto = fastTransform(metadata.metatype, value);
-      if (dto) return dto;
-    }
     if (metadata.type === 'body' && metadata.data === undefined && this.toValidate(metadata)) {
       if (value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value))) {
         throw new ValidationFailedException([{ field: 'body', message: 'Request body must be a JSON object' }]);
@@ -63,19 +48,42 @@ class AppValidationPipe extends ValidationPipe {
 }
 
 /**
+ * The global pipe. Its two shortcuts answer without a promise (Nest awaits whatever a pipe
+ * returns, and each promise costs a hot route); the full validation answers with one.
+ */
+class AppValidationPipe implements PipeTransform<unknown, unknown> {
+  constructor(
+    private readonly full: ValidationPipe,
+    private readonly fast: boolean,
+  ) {}
+
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    // A custom parameter decorator (@CurrentUser) is never validated (validateCustomDecorators is
+    // off) and ValidationPipe hands its value back unchanged: say so without its checks.
+    if (metadata.type === 'custom') return value;
+    // Hot DTOs (registerFastValidation): a body that certainly passes skips the machinery below.
+    if (this.fast && metadata.type === 'body') {
+      const dto = fastTransform(metadata.metatype, value);
+      if (dto) return dto;
+    }
+    return this.full.transform(value, metadata);
+  }
+}
+
+/**
  * whitelist + forbidNonWhitelisted: CONTRACT.md says unknown fields are rejected, never stored.
  * `fastPaths: false` (tests only) always runs the full validation, to compare against.
  */
-export function createValidationPipe(options: { fastPaths?: boolean } = {}): ValidationPipe {
+export function createValidationPipe(options: { fastPaths?: boolean } = {}): PipeTransform<unknown, unknown> {
   return new AppValidationPipe(
-    {
+    new BodyShapeValidationPipe({
       whitelist: true,
       forbidNonWhitelisted: true,
       transform: true,
       forbidUnknownValues: true,
       validationError: { target: false, value: false },
       exceptionFactory: (errors) => new ValidationFailedException(flattenValidationErrors(errors)),
-    },
+    }),
     options.fastPaths ?? true,
   );
 }

@@ -47,15 +47,21 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
   }
 
   async getAuthState(id: number): Promise<UserAuthState | undefined> {
+    const cached = this.peekAuthState(id);
+    if (cached) return cached.state;
     const now = Date.now();
-    const cached = this.authStateCache.get(id);
-    if (cached && cached.expiresAt > now) return cached.state;
     const state = await this.users.findAuthState(id);
     if (this.config.userStateCacheMs > 0) {
       if (this.authStateCache.size >= MAX_CACHED_USERS) this.authStateCache.clear();
       this.authStateCache.set(id, { state, expiresAt: now + this.config.userStateCacheMs });
     }
     return state;
+  }
+
+  /** The cached auth state while it is fresh (`state` undefined: no such user), else undefined. */
+  peekAuthState(id: number): { state: UserAuthState | undefined } | undefined {
+    const cached = this.authStateCache.get(id);
+    return cached && cached.expiresAt > Date.now() ? cached : undefined;
   }
 
   /** Call after changing a user's role, activity, block or registration state. */

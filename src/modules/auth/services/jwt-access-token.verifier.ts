@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AccessTokenVerifier } from '../../../common/auth/access-token-verifier';
 import { AuthenticatedUser } from '../../../common/auth/authenticated-user';
+import type { UserAuthState } from '../../users/users.repository';
 import { UsersService } from '../../users/users.service';
 import { AuthError } from '../auth.errors';
 import { TokenService } from './token.service';
@@ -20,7 +21,17 @@ export class JwtAccessTokenVerifier extends AccessTokenVerifier {
 
   async verify(token: string): Promise<AuthenticatedUser> {
     const { userId } = this.tokens.verifyAccess(token);
-    const state = await this.users.getAuthState(userId);
+    return this.admit(await this.users.getAuthState(userId));
+  }
+
+  /** Synchronous while the user's state is cached (nearly every request of an active user). */
+  override verifyNow(token: string): AuthenticatedUser | Promise<AuthenticatedUser> {
+    const { userId } = this.tokens.verifyAccess(token);
+    const cached = this.users.peekAuthState(userId);
+    return cached ? this.admit(cached.state) : this.users.getAuthState(userId).then((state) => this.admit(state));
+  }
+
+  private admit(state: UserAuthState | undefined): AuthenticatedUser {
     if (!state) throw new AuthError('INVALID_ACCESS_TOKEN');
     if (state.isBlocked) throw new AuthError('ACCOUNT_BLOCKED');
     if (!state.isActive) throw new AuthError('ACCOUNT_NOT_ACTIVE');

@@ -22,11 +22,12 @@ export const NEARBY_QUERY_RULES: Record<keyof NearbyRidesQueryDto, (n: number) =
  * pipe, so errors, messages and details are exactly the usual ones.
  */
 @Injectable()
-export class NearbyRidesQueryPipe implements PipeTransform<unknown, Promise<NearbyRidesQueryDto>> {
+export class NearbyRidesQueryPipe implements PipeTransform<unknown, NearbyRidesQueryDto | Promise<NearbyRidesQueryDto>> {
   private readonly full = createValidationPipe();
 
-  async transform(query: unknown): Promise<NearbyRidesQueryDto> {
-    return fastNearbyRidesQuery(query) ?? ((await this.full.transform(query ?? {}, { type: 'query', metatype: NearbyRidesQueryDto })) as NearbyRidesQueryDto);
+  /** Not async: an accepted query needs no promise (Nest awaits whatever a pipe returns). */
+  transform(query: unknown): NearbyRidesQueryDto | Promise<NearbyRidesQueryDto> {
+    return fastNearbyRidesQuery(query) ?? (Promise.resolve(this.full.transform(query ?? {}, { type: 'query', metatype: NearbyRidesQueryDto })) as Promise<NearbyRidesQueryDto>);
   }
 }
 
