@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
 import { EventBus } from '../../common/events/event-bus';
 import { AppConfig } from '../../config/app-config';
+import type { DriverRideRef } from '../rides/driver-ride.cache';
 import { RidesService } from '../rides/rides.service';
 import { DriversRepository, PendingLocation } from './drivers.repository';
 
@@ -62,13 +63,29 @@ export class DriverLocationsService implements OnApplicationBootstrap, BeforeApp
     this.latest.set(driverId, location);
     this.pending.set(driverId, location);
 
-    // The response does not wait for the passenger lookup (a cache miss reads the database).
-    this.announce(location).catch((err: unknown) => this.logger.error({ err, msg: 'Location announcement failed' }));
+    // The response does not wait for the passenger lookup (a cache miss reads the database); a
+    // cached answer (nearly every ping) is used at once, without a promise.
+    const cached = this.rides.peekAssignedRideOfDriver(driverId);
+    if (cached === undefined) {
+      this.rides
+        .findAssignedRideOfDriverCached(driverId)
+        .then((ride) => this.announce(ride, location))
+        .catch((err: unknown) => this.announceFailed(err));
+    } else {
+      try {
+        this.announce(cached, location);
+      } catch (err) {
+        this.announceFailed(err);
+      }
+    }
     return location;
   }
 
-  private async announce(location: PendingLocation): Promise<void> {
-    const ride = await this.rides.findAssignedRideOfDriverCached(location.driverId);
+  private announceFailed(err: unknown): void {
+    this.logger.error({ err, msg: 'Location announcement failed' });
+  }
+
+  private announce(ride: DriverRideRef | null, location: PendingLocation): void {
     if (ride?.passengerId == null) return;
     this.events.publish('driver.location_updated', {
       ride_id: ride.rideId,

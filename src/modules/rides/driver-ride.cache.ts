@@ -43,9 +43,15 @@ export class DriverRideCache implements OnModuleDestroy {
     for (const off of this.unsubscribe) off();
   }
 
-  async get(driverId: number): Promise<DriverRideRef | null> {
+  /** The cached ride while fresh (null: none), undefined when only get() can tell. */
+  peek(driverId: number): DriverRideRef | null | undefined {
     const entry = this.entries.get(driverId);
-    if (entry && entry.expiresAt > Date.now()) return entry.ref;
+    return entry && entry.expiresAt > Date.now() ? entry.ref : undefined;
+  }
+
+  async get(driverId: number): Promise<DriverRideRef | null> {
+    const cached = this.peek(driverId);
+    if (cached !== undefined) return cached;
     let pending = this.loading.get(driverId);
     if (!pending) {
       pending = this.rides

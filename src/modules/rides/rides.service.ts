@@ -105,6 +105,11 @@ export class RidesService {
     return this.driverRides.get(driverId);
   }
 
+  /** The same answer without a promise while it is cached; undefined when only the above can tell. */
+  peekAssignedRideOfDriver(driverId: number): DriverRideRef | null | undefined {
+    return this.driverRides.peek(driverId);
+  }
+
   /** GET /driver/earnings: totals per UTC period and the completed rides behind them, newest first. */
   async getDriverEarnings(driverId: number, currency: string, page: number, limit: number): Promise<JsonObject> {
     const [totals, items] = await Promise.all([
