@@ -1,10 +1,10 @@
 import type { Type } from '@nestjs/common';
-import { getMetadataStorage } from 'class-validator';
+import { getMetadataStorage, isLatitude, isLongitude } from 'class-validator';
 import { RefreshTokenDto } from '../../modules/auth/dto/refresh-token.dto';
 import { UpdateLocationDto } from '../../modules/drivers/dto/update-location.dto';
 import { EstimateRideDto } from '../../modules/rides/dto/estimate-ride.dto';
 import { LocationDto } from '../../modules/rides/dto/location.dto';
-import { fastTransform, fastValidationOf } from './fast-validation';
+import { fastTransform, fastValidationOf, isLatitudeNumber, isLongitudeNumber } from './fast-validation';
 import { createValidationPipe } from './validation.pipe';
 
 const full = createValidationPipe({ fastPaths: false });
@@ -162,5 +162,20 @@ describe('fast validation', () => {
 
   it('leaves bodies that are not plain objects to the full pipe', () => {
     for (const body of [undefined, null, 'text', 12, [], [{}]]) expect(fastTransform(UpdateLocationDto, body)).toBeUndefined();
+  });
+
+  it('isLatitudeNumber/isLongitudeNumber answer as class-validator does for every finite number', () => {
+    const edges = [0, -0, 1e-6, -1e-6, 9.99e-7, 1e-7, -1e-7, 5e-324, 1e-300, 0.1, 0.5, 1, 45.123456789012345, 89.999999, 90, 90.0000001,
+      -90, -90.0000001, 99.5, 100, 179.99999999, 180, 180.0000001, -180, -180.5, 1e21, 1e300, Number.MAX_VALUE, Number.EPSILON];
+    const next = random(424242);
+    const values = [...edges];
+    for (let i = 0; i < 20000; i++) {
+      const scale = 10 ** Math.floor(next() * 12 - 9);
+      values.push((next() * 2 - 1) * 400 * scale, Math.round((next() * 2 - 1) * 200 * 1e4) / 1e4);
+    }
+    for (const n of values) {
+      expect([n, isLatitudeNumber(n)]).toEqual([n, isLatitude(n as unknown as string)]);
+      expect([n, isLongitudeNumber(n)]).toEqual([n, isLongitude(n as unknown as string)]);
+    }
   });
 });

@@ -76,3 +76,20 @@ function build(dto: FastDto, value: Record<string, unknown>): object {
   }
   return instance;
 }
+
+/**
+ * class-validator's isLatitude/isLongitude for a finite number, without the string they build and
+ * the regular expressions they run on it. They test `${n}`, which is a plain decimal unless
+ * 0 < |n| < 1e-6 (JavaScript writes those with an exponent, which the expressions refuse), so for a
+ * finite number they come down to the range and that exception. fast-validation.spec.ts compares
+ * both with class-validator's own over edge cases and random values.
+ */
+export function isLatitudeNumber(n: number): boolean {
+  const abs = Math.abs(n);
+  return abs <= 90 && (abs >= 1e-6 || abs === 0);
+}
+
+export function isLongitudeNumber(n: number): boolean {
+  const abs = Math.abs(n);
+  return abs <= 180 && (abs >= 1e-6 || abs === 0);
+}

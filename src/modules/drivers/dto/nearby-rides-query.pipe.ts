@@ -1,5 +1,6 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
-import { isLatitude, isLongitude, isNumber, max, min } from 'class-validator';
+import { isNumber, max, min } from 'class-validator';
+import { isLatitudeNumber, isLongitudeNumber } from '../../../common/http/fast-validation';
 import { createValidationPipe } from '../../../common/http/validation.pipe';
 import { NearbyRidesQueryDto } from './nearby-rides-query.dto';
 
@@ -9,8 +10,8 @@ const DECIMAL = /^[+-]?\d{1,3}(\.\d{1,15})?$/;
 
 /** Each field's rule, from class-validator's own predicates: the decorators of NearbyRidesQueryDto. */
 export const NEARBY_QUERY_RULES: Record<keyof NearbyRidesQueryDto, (n: number) => boolean> = {
-  latitude: (n) => isNumber(n, FINITE) && isLatitude(n as unknown as string),
-  longitude: (n) => isNumber(n, FINITE) && isLongitude(n as unknown as string),
+  latitude: (n) => isNumber(n, FINITE) && isLatitudeNumber(n),
+  longitude: (n) => isNumber(n, FINITE) && isLongitudeNumber(n),
   radius_km: (n) => isNumber(n, FINITE) && min(n, 0.1) && max(n, 50),
 };
 

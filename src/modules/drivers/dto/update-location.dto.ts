@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsLatitude, IsLongitude, IsNumber, isLatitude, isLongitude, isNumber, IsOptional, Max, max, Min, min } from 'class-validator';
-import { registerFastValidation } from '../../../common/http/fast-validation';
+import { IsLatitude, IsLongitude, IsNumber, isNumber, IsOptional, Max, max, Min, min } from 'class-validator';
+import { isLatitudeNumber, isLongitudeNumber, registerFastValidation } from '../../../common/http/fast-validation';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
 
@@ -41,8 +41,8 @@ const inRange = (low: number, high: number) => (v: unknown) => isNumber(v, FINIT
 
 // The heartbeat's hot path: the same rules as the decorators above (see registerFastValidation).
 registerFastValidation(UpdateLocationDto, {
-  latitude: { test: (v) => isNumber(v, FINITE) && isLatitude(v as unknown as string) },
-  longitude: { test: (v) => isNumber(v, FINITE) && isLongitude(v as unknown as string) },
+  latitude: { test: (v) => isNumber(v, FINITE) && isLatitudeNumber(v) },
+  longitude: { test: (v) => isNumber(v, FINITE) && isLongitudeNumber(v) },
   heading: { optional: true, test: inRange(0, 360) },
   speed: { optional: true, test: inRange(0, 150) },
   accuracy: { optional: true, test: inRange(0, 100000) },

@@ -1,9 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import {
   IsLatitude,
-  isLatitude,
   IsLongitude,
-  isLongitude,
   IsNotEmpty,
   isNotEmpty,
   IsNumber,
@@ -13,7 +11,7 @@ import {
   MaxLength,
   maxLength,
 } from 'class-validator';
-import { registerFastValidation } from '../../../common/http/fast-validation';
+import { isLatitudeNumber, isLongitudeNumber, registerFastValidation } from '../../../common/http/fast-validation';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
 
@@ -38,6 +36,6 @@ export class LocationDto {
 // Estimate's hot path: the same rules as the decorators above (see registerFastValidation).
 registerFastValidation(LocationDto, {
   address: { test: (v) => isString(v) && isNotEmpty(v) && maxLength(v, 300) },
-  latitude: { test: (v) => isNumber(v, FINITE) && isLatitude(v as unknown as string) },
-  longitude: { test: (v) => isNumber(v, FINITE) && isLongitude(v as unknown as string) },
+  latitude: { test: (v) => isNumber(v, FINITE) && isLatitudeNumber(v) },
+  longitude: { test: (v) => isNumber(v, FINITE) && isLongitudeNumber(v) },
 });
