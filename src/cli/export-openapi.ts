@@ -8,7 +8,7 @@ async function main(): Promise<void> {
   const target = resolve(process.argv[2] ?? 'openapi.json');
   const document = await exportOpenApiDocument();
   writeFileSync(target, `${JSON.stringify(document, null, 2)}\n`);
-  console.log(`Wrote ${target}: ${Object.keys(document.paths).length} paths, OpenAPI ${document.openapi}`);
+  process.stdout.write(`Wrote ${target}: ${Object.keys(document.paths).length} paths, OpenAPI ${document.openapi}\n`);
 }
 
 main().catch((err: unknown) => {

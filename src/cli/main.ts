@@ -16,7 +16,7 @@ import { findCommand, helpText } from './commands';
  */
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0])) {
-    console.log(helpText());
+    process.stdout.write(`${helpText()}\n`);
     return argv.length === 0 ? 2 : 0;
   }
   const command = findCommand(argv[0]);
@@ -33,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     const app = await createApp(database.config, { logger, openApi: false });
     try {
-      console.log(await command.run(app, argv.slice(1)));
+      process.stdout.write(`${await command.run(app, argv.slice(1))}\n`);
       return 0;
     } finally {
       await app.close();
