@@ -1,5 +1,5 @@
 import { startTestApp, TestApp } from '../support/test-app';
-import { redisServerOnPath, spawnRedis, TestRedis } from '../support/redis';
+import { describeWithRedisServer, spawnRedis, TestRedis } from '../support/redis';
 import { withAdminClient } from '../support/test-database';
 
 describe('health endpoints', () => {
@@ -52,8 +52,7 @@ describe('health endpoints', () => {
 // Readiness must notice Redis going away, so this needs a Redis it can stop: a throwaway redis-server
 // (installed here and in CI); without one the block says why it did not run.
 const NAME = 'health endpoints with REDIS_URL';
-if (!redisServerOnPath()) console.warn(`Not run: "${NAME}" needs redis-server on PATH (it stops Redis mid-test).`);
-(redisServerOnPath() ? describe : describe.skip)(NAME, () => {
+describeWithRedisServer(NAME, () => {
   let t: TestApp;
   let redis: TestRedis;
   beforeAll(async () => {

@@ -23,13 +23,28 @@ export const REDIS_SOURCE: 'url' | 'binary' | undefined = process.env.REDIS_URL
     ? 'binary'
     : undefined;
 
-/** `describe` when a Redis server can be had; otherwise the block is skipped with the reason printed. */
+/**
+ * `describe` when a Redis server can be had; otherwise the block is skipped with the reason printed
+ * (a developer's machine without Redis). In CI a missing Redis is an error, so CI never runs less.
+ */
 export function describeWithRedis(name: string, fn: () => void): void {
   if (REDIS_SOURCE) {
     describe(name, fn);
     return;
   }
+  if (process.env.CI) throw new Error(`"${name}" needs Redis and CI has none: set REDIS_URL or install redis-server`);
   console.warn(`Not run: "${name}" needs Redis: set REDIS_URL or install redis-server.`);
+  describe.skip(name, fn);
+}
+
+/** Like describeWithRedis, for tests that must start and stop their own redis-server. */
+export function describeWithRedisServer(name: string, fn: () => void): void {
+  if (redisServerOnPath()) {
+    describe(name, fn);
+    return;
+  }
+  if (process.env.CI) throw new Error(`"${name}" needs redis-server on PATH and CI has none`);
+  console.warn(`Not run: "${name}" needs redis-server on PATH (it stops Redis mid-test).`);
   describe.skip(name, fn);
 }
 

@@ -96,21 +96,19 @@ export class RideWritesRepository {
   }
 
   async lockForUpdate(rideId: string, manager: EntityManager): Promise<LockedRide | undefined> {
-    const rows: LockedRide[] = await manager.query(
-      `SELECT id, status, passenger_id, driver_id, vehicle_category_id, payment_method, fare_minor, currency,
-              (status = 'requested' AND expires_at <= now()) AS is_past_expiry
-         FROM rides WHERE id = $1 FOR UPDATE`,
-      [rideId],
-    );
-    return rows[0];
+    return this.lock(rideId, 'UPDATE', manager);
   }
 
   /** Shared lock: bids may be placed concurrently, but not while the ride is being accepted or cancelled. */
   async lockForShare(rideId: string, manager: EntityManager): Promise<LockedRide | undefined> {
+    return this.lock(rideId, 'SHARE', manager);
+  }
+
+  private async lock(rideId: string, mode: 'UPDATE' | 'SHARE', manager: EntityManager): Promise<LockedRide | undefined> {
     const rows: LockedRide[] = await manager.query(
       `SELECT id, status, passenger_id, driver_id, vehicle_category_id, payment_method, fare_minor, currency,
               (status = 'requested' AND expires_at <= now()) AS is_past_expiry
-         FROM rides WHERE id = $1 FOR SHARE`,
+         FROM rides WHERE id = $1 FOR ${mode}`,
       [rideId],
     );
     return rows[0];
