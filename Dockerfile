@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 
 # ---- build: all dependencies, compile TypeScript ----
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -10,7 +10,7 @@ COPY src ./src
 RUN npm run build
 
 # ---- runtime: production dependencies and the compiled output only ----
-FROM node:20-bookworm-slim AS runtime
+FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     PORT=3000 \
     HOST=0.0.0.0 \

@@ -1,8 +1,10 @@
-import { NestFactory } from '@nestjs/core';
+import { ModulesContainer, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from '../app.module';
+import { REQUIRES_REGISTRATION, ROLES } from '../common/auth/auth.decorators';
 import { ErrorResponseDto } from '../common/http/error-response.dto';
+import { describeRouteGuards, documentResponses, refreshRideRequestExamples, RouteGuards, TAGS } from './openapi-responses';
 import { AppConfig } from '../config/app-config';
 
 export const API_PREFIX = 'api/v1';
@@ -29,7 +31,7 @@ refused token closes the socket with 4401 before any message. Every message is
 | type | receivers | data |
 |---|---|---|
 | ride_snapshot | the connecting user, first | \`{ride}\` (null when none); passenger with a requested ride: \`{ride, bids}\` |
-| ride_requested | online approved drivers of the category within MATCHING_RADIUS_KM of the pickup | \`{ride}\` |
+| ride_requested | online approved drivers of the category within MATCHING_RADIUS_KM of the pickup, by their latest heartbeat (younger than DRIVER_LOCATION_MAX_AGE_SECONDS) | \`{ride}\` |
 | bid_submitted | the ride's passenger | \`{bid}\` |
 | ride_accepted | passenger, winning driver; rejected bidders (with \`bid_status: "rejected"\`, \`ride.driver\` null) | \`{ride}\` |
 | ride_status_changed | passenger and assigned driver; on expiry the passenger and live bidders (\`bid_status: "withdrawn"\`) | \`{ride}\` |
@@ -47,14 +49,22 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     .setVersion('1.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
     .addSecurityRequirements('bearer')
+    .addServer('/')
     .build();
+  for (const [name, description] of TAGS) config.tags = [...(config.tags ?? []), { name, description }];
   const document = SwaggerModule.createDocument(app, config, { extraModels: [ErrorResponseDto] });
-  documentCommonErrors(document);
+  const guards = routeGuards(app);
+  documentCommonErrors(document, guards);
+  documentResponses(document, guards);
   return document;
 }
 
 export function setupOpenApi(app: NestFastifyApplication): void {
-  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs-json' });
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
+    jsonDocumentUrl: 'docs-json',
+    swaggerOptions: { persistAuthorization: true },
+    patchDocumentOnRequest: (_req, _res, document) => refreshRideRequestExamples(document),
+  });
 }
 
 /**
@@ -83,7 +93,7 @@ const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/sche
  * parsing, the auth guard, unexpected errors); they are documented here once for all operations.
  * A response a controller documents itself is kept.
  */
-function documentCommonErrors(document: OpenAPIObject): void {
+function documentCommonErrors(document: OpenAPIObject, guards: Map<string, RouteGuards>): void {
   for (const item of Object.values(document.paths)) {
     for (const method of METHODS) {
       const operation = item[method];
@@ -96,6 +106,9 @@ function documentCommonErrors(document: OpenAPIObject): void {
       if (hasInput) add('400', 'Validation failed (`details` names each field) or malformed JSON');
       const isPublic = operation.security?.some((requirement) => Object.keys(requirement).length === 0) ?? false;
       if (!isPublic) add('401', 'Missing, malformed, expired or wrong-type access token');
+      const guard = operation.operationId ? guards.get(operation.operationId) : undefined;
+      const forbidden = guard ? describeRouteGuards(guard) : undefined;
+      if (forbidden) add('403', forbidden);
       if (operation.requestBody) {
         add('413', 'Request body is larger than the allowed size');
         add('415', 'Content-Type is not application/json');
@@ -103,4 +116,26 @@ function documentCommonErrors(document: OpenAPIObject): void {
       add('500', 'Unexpected failure; the message and `correlation_id` carry the request id');
     }
   }
+}
+
+/** Each route's @Roles / @RequiresRegistration, by the operationId @nestjs/swagger gives it (Controller_method). */
+function routeGuards(app: NestFastifyApplication): Map<string, RouteGuards> {
+  const guards = new Map<string, RouteGuards>();
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const controller = wrapper.metatype as (new (...args: never[]) => unknown) | null;
+      if (!controller) continue;
+      for (const key of Object.getOwnPropertyNames(controller.prototype)) {
+        const handler = (controller.prototype as Record<string, unknown>)[key];
+        if (key === 'constructor' || typeof handler !== 'function') continue;
+        const read = <T>(metadataKey: string): T | undefined =>
+          (Reflect.getMetadata(metadataKey, handler) ?? Reflect.getMetadata(metadataKey, controller)) as T | undefined;
+        guards.set(`${controller.name}_${key}`, {
+          roles: read<string[]>(ROLES),
+          requiresRegistration: read<boolean>(REQUIRES_REGISTRATION) === true,
+        });
+      }
+    }
+  }
+  return guards;
 }

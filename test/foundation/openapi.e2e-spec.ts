@@ -21,6 +21,10 @@ describe('OpenAPI document and Swagger UI', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.body).toContain('swagger-ui');
+    // Authorize survives a page reload.
+    const init = await t.request({ method: 'GET', url: '/docs/swagger-ui-init.js' });
+    expect(init.statusCode).toBe(200);
+    expect(init.body).toMatch(/"persistAuthorization":\s*true/);
   });
 
   it('serves the document at /docs-json with bearer auth declared and public routes marked', async () => {
@@ -41,7 +45,10 @@ describe('OpenAPI document and Swagger UI', () => {
   it('documents the shared error responses on every operation, with the error schema', async () => {
     const document = (await t.request({ method: 'GET', url: '/docs-json' })).json();
     for (const [name, op] of operations(document)) {
-      expect([name, op.responses['500']?.content]).toEqual([name, { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponseDto' } } }]);
+      expect([name, op.responses['500']?.content]).toEqual([
+        name,
+        { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponseDto' }, examples: expect.any(Object) } },
+      ]);
       const isPublic = op.security?.some((r) => Object.keys(r).length === 0);
       if (!isPublic) expect([name, Boolean(op.responses['401'])]).toEqual([name, true]);
     }

@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+/* global require, process, module, __dirname, setTimeout, fetch */
+/* eslint-disable @typescript-eslint/no-require-imports -- plain CommonJS, run by node without a build step */
+'use strict';
+/**
+ * npm run demo [-- --minutes 1.25 --passengers 12 --drivers 8 --seed 1 --no-build --capture file.json]
+ *
+ * Builds, starts the service on a temporary embedded PostgreSQL (development mode, fixed OTP, auth
+ * limits off, 1-minute ride requests swept every 5 s), runs a simulation against it, stops the service
+ * with SIGTERM and writes demo-map.svg. Exits 1 on any contract violation. With DATABASE_URL set the
+ * service uses that database instead.
+ */
+const { execFileSync, spawn } = require('node:child_process');
+const { mkdtempSync, rmSync, writeFileSync, createWriteStream } = require('node:fs');
+const { createServer } = require('node:net');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const { simulateFromArgs } = require('./simulate');
+const { formatSummary } = require('./lib/report');
+const { renderMap } = require('./lib/svg');
+
+const ROOT = join(__dirname, '..');
+const OTP = '123456';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilReady(base, child, logPath, seconds = 120) {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}; log: ${logPath}`);
+    try {
+      if ((await fetch(`${base}/health/ready`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`the service was not ready within ${seconds} s; log: ${logPath}`);
+}
+
+async function main(argv) {
+  const own = { build: !argv.includes('--no-build'), keep: argv.includes('--keep-data') };
+  const simArgs = argv.filter((a) => a !== '--no-build' && a !== '--keep-data');
+  if (!simArgs.some((a) => a.startsWith('--passengers'))) simArgs.push('--passengers', '12');
+  if (!simArgs.some((a) => a.startsWith('--drivers'))) simArgs.push('--drivers', '8');
+  if (!simArgs.some((a) => a.startsWith('--minutes'))) simArgs.push('--minutes', '1.25');
+
+  if (own.build) {
+    process.stderr.write('demo: building (tsc)…\n');
+    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+  }
+  const temp = mkdtempSync(join(tmpdir(), 'rh-demo-'));
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    NODE_ENV: 'development',
+    OTP_DEV_FIXED_CODE: OTP,
+    LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    JWT_SECRET: 'demo-secret-demo-secret-demo-secret-0123',
+    AUTH_RATE_LIMIT_PER_IP_PER_MINUTE: '0',
+    OTP_RESEND_COOLDOWN_SECONDS: '0',
+    OTP_MAX_PER_HOUR: '0',
+    DRIVER_AUTO_APPROVE: 'true',
+    RIDE_REQUEST_TTL_MINUTES: '1',
+    RIDE_EXPIRY_SWEEP_SECONDS: '5',
+    PLATFORM_COMMISSION_PERCENT: '0',
+    UPLOAD_DIR: join(temp, 'uploads'),
+  };
+  if (!process.env.DATABASE_URL) env.EMBEDDED_PG_DATA_DIR = join(temp, 'pg');
+  const logPath = join(temp, 'service.log');
+  const log = createWriteStream(logPath);
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'main.js')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  const exited = new Promise((r) => child.on('exit', (code, signal) => r(code ?? signal)));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const t = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 20_000))]);
+    if (t === 'timeout') child.kill('SIGKILL');
+  };
+  const base = `http://127.0.0.1:${port}`;
+  let result;
+  try {
+    process.stderr.write(`demo: starting the service on ${base} (data in ${temp})…\n`);
+    await waitUntilReady(base, child, logPath);
+    result = await simulateFromArgs([...simArgs, '--url', base, '--otp', OTP, '--ttl-minutes', '1'], {
+      creditCmd: `${process.execPath} ${join(ROOT, 'dist', 'src', 'cli', 'main.js')} wallet:credit`,
+      creditEnv: { ...env, LOG_LEVEL: 'warn' },
+      drainMs: 30_000,
+    });
+  } finally {
+    await stop();
+  }
+  const svgPath = join(ROOT, 'demo-map.svg');
+  writeFileSync(svgPath, renderMap({ ...result.map, title: `Simulated city — ${result.counters.completed} completed, ${result.counters.cancelled} cancelled, ${result.counters.expired} expired` }));
+  process.stdout.write(`${formatSummary(result)}\n\nMap: ${svgPath}\n`);
+  if (result.violations.length) process.stdout.write(`Service log: ${logPath}\n`);
+  else if (!own.keep) rmSync(temp, { recursive: true, force: true });
+  return result.violations.length ? 1 : 0;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err) => {
+      process.stderr.write(`demo: ${err.stack || err.message}\n`);
+      process.exit(2);
+    },
+  );
+}

@@ -1,0 +1,246 @@
+import { NEARBY_MAX_RADIUS_KM } from '../modules/drivers/dto/nearby-rides-query.dto';
+import { STATUS_CODES } from 'node:http';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { AUTH_MESSAGES } from '../modules/auth/auth.errors';
+import { BID_MESSAGES } from '../modules/bids/bids.errors';
+import { DRIVER_MESSAGES } from '../modules/drivers/drivers.errors';
+import { RIDE_MESSAGES } from '../modules/rides/rides.errors';
+import { USER_MESSAGES } from '../modules/users/users.errors';
+import { WALLET_MESSAGES } from '../modules/wallets/wallets.errors';
+
+/** Tags in the order of the guide, each with one line for Swagger UI. */
+export const TAGS: ReadonlyArray<[string, string]> = [
+  ['auth', 'OTP sign-in, registration, tokens, profile and account'],
+  ['passenger', "The passenger's active ride and ride history"],
+  ['rides', 'Categories, fare estimates, booking, ride details, cancellation and status steps'],
+  ['bids', 'Drivers bid on requested rides; the passenger lists and accepts bids'],
+  ['driver', 'Driver profile, online status, location heartbeat, nearby rides and earnings'],
+  ['wallet', "The caller's wallet balance"],
+  ['health', 'Liveness and readiness probes'],
+];
+
+export interface RouteGuards {
+  roles?: string[];
+  requiresRegistration: boolean;
+}
+
+export function describeRouteGuards(guards: RouteGuards): string | undefined {
+  const reasons: string[] = [];
+  if (guards.roles?.length) reasons.push(`the caller is not a ${guards.roles.join(' or ')}`);
+  if (guards.requiresRegistration) reasons.push('the account has not completed registration');
+  return reasons.length ? `Forbidden: ${reasons.join(', or ')}` : undefined;
+}
+
+type Example = { summary: string; value: Record<string, unknown> };
+type Schema = Record<string, any>;
+type Operation = {
+  operationId?: string;
+  summary?: string;
+  parameters?: Array<{ name: string; in: string }>;
+  requestBody?: { content?: Record<string, { schema?: Schema; example?: unknown; examples?: Record<string, Example> }> };
+  responses: Record<string, { description?: string; content?: Record<string, { schema?: Schema; examples?: Record<string, Example> }>; headers?: Record<string, unknown> }>;
+};
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+const ERROR_REF = '#/components/schemas/ErrorResponseDto';
+
+/** Messages an operation really returns, by operationId and status (the rest come from the generic table below). */
+const OPERATION_MESSAGES: Record<string, Record<string, string[]>> = {
+  AuthController_sendOtp: {
+    '400': [AUTH_MESSAGES.EMAIL_OR_PHONE_REQUIRED, AUTH_MESSAGES.INVALID_PHONE],
+    '404': ['User not found'],
+    '409': [AUTH_MESSAGES.IDENTITY_DIFFERENT_ACCOUNTS, AUTH_MESSAGES.PHONE_LINKED_TO_OTHER_EMAIL],
+  },
+  AuthController_verifyOtp: {
+    '400': [AUTH_MESSAGES.INVALID_OTP, AUTH_MESSAGES.OTP_EXPIRED],
+    '403': [AUTH_MESSAGES.ACCOUNT_BLOCKED],
+    '404': [AUTH_MESSAGES.NO_PENDING_SIGNUP],
+    '409': [AUTH_MESSAGES.IDENTITY_MISMATCH],
+  },
+  AuthController_register: {
+    '400': [AUTH_MESSAGES.PHONE_MISMATCH, AUTH_MESSAGES.REGISTRATION_CONFLICT, USER_MESSAGES.PICTURE_INVALID],
+    '403': [AUTH_MESSAGES.VERIFY_BEFORE_REGISTRATION],
+    '404': ['User not found'],
+    '409': [AUTH_MESSAGES.ACCOUNT_ALREADY_COMPLETED, 'Email already in use'],
+  },
+  AuthController_login: {
+    '401': [AUTH_MESSAGES.INVALID_CREDENTIALS],
+    '403': [AUTH_MESSAGES.VERIFY_BEFORE_LOGIN, AUTH_MESSAGES.ACCOUNT_NOT_ACTIVE, AUTH_MESSAGES.ACCOUNT_BLOCKED],
+  },
+  AuthController_refresh: {
+    '401': [AUTH_MESSAGES.INVALID_REFRESH_TOKEN],
+    '403': [AUTH_MESSAGES.ACCOUNT_BLOCKED],
+    '409': [AUTH_MESSAGES.TOKEN_ISSUE_CONFLICT],
+  },
+  UsersController_me: { '403': [AUTH_MESSAGES.ACCOUNT_NOT_ACTIVE, AUTH_MESSAGES.ACCOUNT_BLOCKED], '404': [USER_MESSAGES.USER_NOT_FOUND] },
+  UsersController_updateProfile: {
+    '400': [USER_MESSAGES.PICTURE_INVALID],
+    '403': [AUTH_MESSAGES.ACCOUNT_NOT_ACTIVE, AUTH_MESSAGES.ACCOUNT_BLOCKED],
+    '404': [USER_MESSAGES.USER_NOT_FOUND],
+    '409': [USER_MESSAGES.EMAIL_IN_USE],
+    '413': [USER_MESSAGES.PICTURE_TOO_LARGE, 'Request body is larger than the allowed size'],
+  },
+  UsersController_deleteAccount: {
+    '403': [AUTH_MESSAGES.ACCOUNT_NOT_ACTIVE, AUTH_MESSAGES.ACCOUNT_BLOCKED],
+    '404': [USER_MESSAGES.USER_NOT_FOUND],
+    '409': [USER_MESSAGES.ACCOUNT_HAS_ACTIVE_RIDE],
+  },
+  WalletsController_getWallet: { '404': [WALLET_MESSAGES.WALLET_NOT_FOUND] },
+  RidesController_estimate: { '404': [RIDE_MESSAGES.CATEGORY_NOT_FOUND] },
+  RidesController_book: {
+    '404': [RIDE_MESSAGES.CATEGORY_NOT_FOUND],
+    '409': [RIDE_MESSAGES.ACTIVE_RIDE_EXISTS, RIDE_MESSAGES.IDEMPOTENCY_KEY_REUSED],
+  },
+  RidesController_cancel: { '409': [RIDE_MESSAGES.RIDE_NOT_CANCELLABLE] },
+  RidesController_changeStatus: { '409': ['Cannot change a ride from completed to started', RIDE_MESSAGES.INVALID_STATUS_TRANSITION] },
+  BidsController_submit: {
+    '403': [BID_MESSAGES.DRIVER_CANNOT_BID, DRIVER_MESSAGES.DRIVER_NOT_APPROVED],
+    '409': [RIDE_MESSAGES.RIDE_NOT_REQUESTED, BID_MESSAGES.DRIVER_BUSY, BID_MESSAGES.BID_NOT_PENDING],
+  },
+  BidsController_accept: {
+    '404': [BID_MESSAGES.BID_NOT_FOUND, RIDE_MESSAGES.RIDE_NOT_FOUND],
+    '409': [RIDE_MESSAGES.RIDE_NOT_REQUESTED, BID_MESSAGES.BID_NOT_PENDING, BID_MESSAGES.DRIVER_BUSY, WALLET_MESSAGES.INSUFFICIENT_FUNDS],
+  },
+  DriversController_setStatus: { '403': [DRIVER_MESSAGES.DRIVER_NOT_APPROVED] },
+};
+
+const GENERIC_MESSAGES: Record<string, string> = {
+  '401': AUTH_MESSAGES.INVALID_ACCESS_TOKEN,
+  '413': 'Request body is larger than the allowed size',
+  '414': 'A path segment is longer than allowed',
+  '415': 'Unsupported content type; send application/json',
+  '429': 'Too many requests. Please try again later.',
+};
+
+/**
+ * Post-processing of the generated document: what decorators cannot say per operation and status
+ * (error examples, Retry-After, 2xx descriptions, request examples) and nullable objects written so
+ * that strict OAS 3.0 validators accept the nulls the service sends.
+ */
+export function documentResponses(document: OpenAPIObject, guards: Map<string, RouteGuards>, now: Date = new Date()): void {
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of METHODS) {
+      const operation = (item as Record<string, Operation | undefined>)[method];
+      if (!operation) continue;
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (/^2/.test(status) && !response.description) response.description = operation.summary ?? STATUS_CODES[Number(status)] ?? 'Success';
+        if (status === '429') {
+          response.headers = { ...response.headers, 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } } };
+        }
+        const media = response.content?.['application/json'];
+        if (Number(status) >= 400 && media?.schema?.$ref === ERROR_REF) {
+          response.content = { 'application/json': { schema: media.schema, examples: errorExamples(path, operation, status, guards.get(operation.operationId ?? '')) } };
+        }
+      }
+    }
+  }
+  refreshRideRequestExamples(document, now);
+  writeNullableObjects(document);
+}
+
+/**
+ * Named estimate/book bodies, one per ride type. Served documents are built once, so the server
+ * calls this again on every /docs request: the times stay a few hours ahead however long it runs.
+ */
+export function refreshRideRequestExamples(document: OpenAPIObject, now: Date = new Date()): OpenAPIObject {
+  const bodies: Array<[string, boolean]> = [
+    ['/api/v1/rides/estimate', false],
+    ['/api/v1/rides/book', true],
+  ];
+  for (const [path, book] of bodies) {
+    const media = (document.paths[path]?.post as Operation | undefined)?.requestBody?.content?.['application/json'];
+    if (media) media.examples = rideRequestExamples(now, book);
+  }
+  return document;
+}
+
+function errorExamples(path: string, operation: Operation, status: string, guard?: RouteGuards): Record<string, Example> {
+  const code = Number(status);
+  const error = STATUS_CODES[code] ?? 'Error';
+  const value = (message: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ statusCode: code, error, message, ...extra });
+  const named = (messages: string[]): Record<string, Example> =>
+    Object.fromEntries(messages.map((message, i) => [`${status}_${i + 1}`, { summary: message, value: value(message) }]));
+  const known = operation.operationId ? OPERATION_MESSAGES[operation.operationId]?.[status] : undefined;
+  if (status === '400') {
+    const examples: Record<string, Example> = {};
+    if (operation.requestBody) {
+      const detail = { field: 'body', message: 'Request body must be a JSON object' };
+      examples.validation = { summary: `Validation failed: ${detail.message}`, value: value(detail.message, { details: [detail] }) };
+      examples.malformed_json = { summary: 'Malformed JSON', value: value('Malformed JSON in request body') };
+    } else if (operation.parameters?.some((p) => p.in === 'query')) {
+      const paged = operation.parameters.some((p) => p.name === 'limit');
+      const detail = paged
+        ? { field: 'limit', message: 'limit must not be greater than 100' }
+        : { field: 'radius_km', message: `radius_km must not be greater than ${NEARBY_MAX_RADIUS_KM}` };
+      examples.validation = { summary: `Validation failed: ${detail.message}`, value: value(detail.message, { details: [detail] }) };
+    } else {
+      examples.malformed_url = { summary: 'Malformed URL', value: value('Malformed URL: invalid percent-encoding in the path') };
+    }
+    if (operation.operationId === 'RidesController_estimate' || operation.operationId === 'RidesController_book') {
+      const detail = { field: 'pickup.latitude', message: 'pickup.latitude must be a latitude string or number' };
+      examples.ride_field = { summary: `Validation failed: ${detail.message}`, value: value(detail.message, { details: [detail] }) };
+    }
+    return { ...examples, ...named(known ?? []) };
+  }
+  if (status === '403') {
+    const messages: string[] = [];
+    // The guards' own sentences (src/common/guards/roles.guard.ts, registered-account.guard.ts).
+    if (guard?.roles?.length) messages.push(`This endpoint is only for ${guard.roles.join(' or ')} accounts`);
+    if (guard?.requiresRegistration) messages.push('Complete registration before using this endpoint');
+    messages.push(...(known ?? []));
+    return named(messages.length ? messages : [AUTH_MESSAGES.ROLE_FORBIDDEN]);
+  }
+  if (known) return named(known);
+  if (status === '404') {
+    if (path.includes('{bid_id}')) return named([BID_MESSAGES.BID_NOT_FOUND]);
+    if (path.includes('{ride_id}')) return named([RIDE_MESSAGES.RIDE_NOT_FOUND]);
+    if (path.includes('/driver/')) return named([DRIVER_MESSAGES.DRIVER_NOT_FOUND]);
+    return named(['User not found']);
+  }
+  if (status === '500') {
+    const id = 'req-1a2b';
+    return { '500_1': { summary: 'Unexpected failure', value: value(`Internal server error (correlation id ${id})`, { correlation_id: id }) } };
+  }
+  return named([GENERIC_MESSAGES[status] ?? error]);
+}
+
+const PICKUP = { address: 'Alexanderplatz 1, Berlin', latitude: 52.5219, longitude: 13.4132 };
+const DROPOFF = { address: 'Potsdamer Platz 1, Berlin', latitude: 52.5096, longitude: 13.3759 };
+
+/** One body per ride type, its times a few hours after the document is built so that they are valid when tried. */
+function rideRequestExamples(now: Date, book: boolean): Record<string, Example> {
+  const at = (hours: number): string => new Date(Math.ceil(now.getTime() / 3_600_000) * 3_600_000 + hours * 3_600_000).toISOString();
+  const common = { vehicle_category_id: 1, passenger_count: 1, children: 0, ...(book ? { payment_method: 'cash' } : {}) };
+  return {
+    one_way: { summary: 'One way', value: { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'one_way', ...common } },
+    round_trip: {
+      summary: 'Round trip (the return leg ends at return_location)',
+      value: { pickup: PICKUP, dropoff: DROPOFF, return_location: PICKUP, return_scheduled_at: at(4), ride_type: 'round_trip', ...common },
+    },
+    per_hour: {
+      summary: 'Per hour (duration_minutes and end_scheduled_at)',
+      value: { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'per_hour', duration_minutes: 120, end_scheduled_at: at(3), ...common },
+    },
+    delivery: {
+      summary: 'Delivery',
+      value: { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'delivery', ...common, passenger_count: 0 },
+    },
+  };
+}
+
+/**
+ * `nullable` beside `allOf: [$ref]` is ignored by strict OAS 3.0 validators (the $ref'd object still
+ * refuses null); `oneOf` with `nullable` is read as "the object or null". A nullable enum lists null.
+ */
+function writeNullableObjects(document: OpenAPIObject): void {
+  for (const schema of Object.values(document.components?.schemas ?? {}) as Schema[]) {
+    for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) {
+      if (!property.nullable) continue;
+      if (Array.isArray(property.allOf)) {
+        const { allOf, ...rest } = property;
+        schema.properties[name] = { ...rest, oneOf: allOf };
+      }
+      if (Array.isArray(property.enum) && !property.enum.includes(null)) property.enum = [...property.enum, null];
+    }
+  }
+}

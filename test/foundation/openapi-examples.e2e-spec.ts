@@ -1,0 +1,192 @@
+import { STATUS_CODES } from 'node:http';
+import { DEV_CODE, freshEmail, freshPhone, startAuthApp, verifyContact } from '../auth/auth-helpers';
+import { acceptedRide, bookRide, onlineDriver } from '../rides/ride-helpers';
+import { createUser, TestUser } from '../support/factories';
+import type { TestApp } from '../support/test-app';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { refreshRideRequestExamples } from '../../src/bootstrap/openapi-responses';
+import { OpenApiDocument, ResponseValidator, sampleFromSchema } from './openapi-validator';
+
+type Json = Record<string, any>;
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+function operations(document: OpenApiDocument): Array<{ method: string; path: string; op: Json }> {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    METHODS.filter((m) => item[m]).map((method) => ({ method, path, op: item[method] as Json })),
+  );
+}
+
+describe('OpenAPI examples', () => {
+  let t: TestApp;
+  let document: OpenApiDocument;
+  beforeAll(async () => {
+    t = await startAuthApp();
+    document = (await t.request({ method: 'GET', url: '/docs-json' })).json();
+  });
+  afterAll(() => t.close());
+
+  it('every error status of every operation has examples of the error shape carrying that status', () => {
+    const validator = new ResponseValidator(document);
+    const problems: string[] = [];
+    let checked = 0;
+    for (const { method, path, op } of operations(document)) {
+      for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
+        if (Number(status) < 400) continue;
+        const media = response.content?.['application/json'];
+        const name = `${method.toUpperCase()} ${path} ${status}`;
+        if (media?.schema?.$ref !== '#/components/schemas/ErrorResponseDto') {
+          if (!(path === '/health/ready' && status === '503')) problems.push(`${name}: not the error schema`);
+          continue;
+        }
+        const examples = Object.entries((media.examples ?? {}) as Record<string, { value: Json }>);
+        if (examples.length === 0) problems.push(`${name}: no example`);
+        for (const [key, { value }] of examples) {
+          checked += 1;
+          problems.push(...validator.check(method, path, Number(status), value).map((p) => `${p} (${key})`));
+          if (value.statusCode !== Number(status)) problems.push(`${name} ${key}: statusCode ${value.statusCode}`);
+          if (value.error !== STATUS_CODES[Number(status)]) problems.push(`${name} ${key}: error ${value.error}`);
+          if (typeof value.message !== 'string' || !value.message) problems.push(`${name} ${key}: no message`);
+          if (value.details && status !== '400') problems.push(`${name} ${key}: details outside a 400`);
+          if (value.details && !value.details.some((d: Json) => d.message === value.message)) problems.push(`${name} ${key}: details do not match`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(150);
+    const messages = (p: string, m: string, s: string): string[] =>
+      Object.values(document.paths[p][m].responses[s].content['application/json'].examples as Record<string, { value: Json }>).map((e) => e.value.message);
+    // The example that used to appear under every status is now only where it is true.
+    expect(messages('/api/v1/auth/verify-otp', 'post', '400')).toContain('Invalid OTP');
+    expect(messages('/api/v1/rides/book', 'post', '409')).toEqual(['You already have a ride in progress', 'Idempotency-Key was already used with a different request body']);
+    expect(messages('/api/v1/rides/estimate', 'post', '403')).toEqual(['Complete registration before using this endpoint']);
+    expect(messages('/api/v1/rides/{ride_id}/bids', 'get', '403')).toContain('This endpoint is only for passenger accounts');
+    expect(messages('/api/v1/rides/{ride_id}/bids/{bid_id}/accept', 'post', '403')).toContain('This endpoint is only for passenger accounts');
+  });
+
+  it('every 429 declares Retry-After; every 2xx has a description; servers and tags are set', () => {
+    expect((document as Json).servers).toEqual([{ url: '/' }]);
+    expect((document as Json).tags.map((tag: Json) => tag.name)).toEqual(['auth', 'passenger', 'rides', 'bids', 'driver', 'wallet', 'health']);
+    for (const { method, path, op } of operations(document)) {
+      for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
+        if (status === '429') expect([method, path, response.headers?.['Retry-After']?.schema?.type]).toEqual([method, path, 'integer']);
+        if (status.startsWith('2')) expect([method, path, status, Boolean(response.description)]).toEqual([method, path, status, true]);
+      }
+    }
+  });
+
+  it('every pre-filled request body (the schema sample and each named example) is accepted', async () => {
+    const passenger = await createUser(t);
+    const call = (method: string, url: string, payload: unknown, token?: string) =>
+      t.request({ method: method.toUpperCase() as 'POST', url, payload: payload as object, token });
+    type Handler = (body: Json, method: string, path: string) => Promise<{ statusCode: number; body: string }>;
+    const fresh = (body: Json): Json => ({ ...body, ...(body.phone ? { phone: freshPhone() } : {}), ...(body.email ? { email: freshEmail() } : {}) });
+    const cancelAfter = async (res: { statusCode: number; body: string }, token: string) => {
+      if (res.statusCode === 201) await call('post', `/api/v1/rides/${JSON.parse(res.body).id}/cancel`, undefined, token);
+      return res;
+    };
+    const handlers: Record<string, Handler> = {
+      AuthController_sendOtp: (body, m, p) => call(m, p, fresh(body)),
+      AuthController_verifyOtp: async (body, m, p) => {
+        const contact = fresh(body);
+        await call('post', '/api/v1/auth/send-otp', { phone: contact.phone, email: contact.email });
+        // The code is the one the server sent (here the fixed development code).
+        return call(m, p, { ...contact, otp: DEV_CODE });
+      },
+      AuthController_register: async (body, m, p) => {
+        const contact = fresh(body);
+        const verified = await verifyContact(t, { phone: contact.phone, email: contact.email });
+        return call(m, p, contact, verified.access_token);
+      },
+      AuthController_login: async (body, m, p) => {
+        const contact = fresh(body);
+        const verified = await verifyContact(t, { phone: contact.phone, email: contact.email });
+        await call('post', '/api/v1/auth/register', { role: 'passenger', first_name: 'Ada', phone: contact.phone, email: contact.email }, verified.access_token);
+        await verifyContact(t, { phone: contact.phone, email: contact.email });
+        return call(m, p, contact);
+      },
+      AuthController_refresh: (body, m, p) => call(m, p, { ...body, refresh_token: passenger.refreshToken }),
+      RidesController_estimate: (body, m, p) => call(m, p, body, passenger.accessToken),
+      RidesController_book: async (body, m, p) => cancelAfter(await call(m, p, body, passenger.accessToken), passenger.accessToken),
+      RidesController_cancel: async (body, m, p) => {
+        const ride = await bookRide(t, passenger);
+        return call(m, p.replace('{ride_id}', ride.id), body, passenger.accessToken);
+      },
+      RidesController_changeStatus: async (body, m, p) => {
+        const { driver, rideId } = await acceptedRide(t);
+        return call(m, p.replace('{ride_id}', rideId), body, driver.accessToken);
+      },
+      DriversController_updateProfile: async (body, m, p) => call(m, p, body, (await createUser(t, { role: 'driver' })).accessToken),
+      DriversController_setStatus: async (body, m, p) => call(m, p, body, (await createUser(t, { role: 'driver' })).accessToken),
+      DriversController_updateLocation: async (body, m, p) => call(m, p, body, (await onlineDriver(t)).accessToken),
+      BidsController_submit: async (body, m, p) => {
+        const owner: TestUser = await createUser(t);
+        const ride = await bookRide(t, owner);
+        return call(m, p.replace('{ride_id}', ride.id), body, (await onlineDriver(t)).accessToken);
+      },
+      UsersController_updateProfile: async (body, m, p) => call(m, p, fresh(body), (await createUser(t)).accessToken),
+    };
+
+    const withBody = operations(document).filter(({ op }) => op.requestBody?.content?.['application/json']);
+    expect(withBody.map(({ op }) => op.operationId).sort()).toEqual(Object.keys(handlers).sort());
+    const refused: string[] = [];
+    let tried = 0;
+    for (const { method, path, op } of withBody) {
+      const media = op.requestBody.content['application/json'];
+      const bodies: Array<[string, unknown]> = media.examples
+        ? Object.entries(media.examples as Record<string, { value: unknown }>).map(([k, v]) => [k, v.value])
+        : [['schema sample', media.example ?? sampleFromSchema(media.schema, document)]];
+      for (const [name, body] of bodies) {
+        tried += 1;
+        const res = await handlers[op.operationId](body as Json, method, path);
+        if (res.statusCode >= 300) refused.push(`${method.toUpperCase()} ${path} [${name}]: ${res.statusCode} ${res.body}`);
+      }
+    }
+    expect(refused).toEqual([]);
+    expect(tried).toBe(withBody.length + 6);
+  });
+
+  it('the ride examples cover every ride type, with distinct pickup and dropoff and times ahead carrying Z', () => {
+    for (const path of ['/api/v1/rides/estimate', '/api/v1/rides/book']) {
+      const examples = document.paths[path].post.requestBody.content['application/json'].examples as Record<string, { value: Json }>;
+      expect(Object.keys(examples)).toEqual(['one_way', 'round_trip', 'per_hour', 'delivery']);
+      for (const [type, { value }] of Object.entries(examples)) {
+        expect(value.ride_type).toBe(type);
+        expect(value.pickup).not.toEqual(value.dropoff);
+        for (const at of [value.end_scheduled_at, value.return_scheduled_at].filter(Boolean)) {
+          expect(at).toMatch(/Z$/);
+          expect(Date.parse(at)).toBeGreaterThan(Date.now() + 60 * 60_000);
+        }
+      }
+      expect(examples.per_hour.value).toMatchObject({ duration_minutes: expect.any(Number), end_scheduled_at: expect.any(String) });
+      expect(examples.round_trip.value).toMatchObject({ return_location: expect.any(Object), return_scheduled_at: expect.any(String) });
+    }
+  });
+
+  it('a server running for days keeps the example times ahead (they are refreshed per /docs request)', () => {
+    const later = new Date(Date.now() + 5 * 24 * 3_600_000);
+    const copy = JSON.parse(JSON.stringify(document)) as OpenAPIObject;
+    refreshRideRequestExamples(copy, later);
+    const examples = (copy.paths['/api/v1/rides/book'].post as Json).requestBody.content['application/json'].examples;
+    expect(Date.parse(examples.per_hour.value.end_scheduled_at)).toBeGreaterThan(later.getTime());
+    expect(Date.parse(examples.round_trip.value.return_scheduled_at)).toBeGreaterThan(later.getTime());
+  });
+
+  it('every nullable schema says what may be null in a form strict OAS 3.0 tools read (type or oneOf, never beside allOf)', () => {
+    const misplaced: string[] = [];
+    let objects = 0;
+    const walk = (node: unknown, at: string): void => {
+      if (Array.isArray(node)) return node.forEach((child, i) => walk(child, `${at}/${i}`));
+      if (typeof node !== 'object' || node === null) return;
+      const schema = node as Json;
+      if (schema.nullable === true) {
+        if (schema.allOf || (!schema.type && !schema.oneOf && !schema.anyOf)) misplaced.push(at);
+        if (schema.oneOf) objects += 1;
+        if (schema.enum && !schema.enum.includes(null)) misplaced.push(`${at} (enum without null)`);
+      }
+      for (const [key, child] of Object.entries(schema)) walk(child, `${at}/${key}`);
+    };
+    walk(document, '');
+    expect(misplaced).toEqual([]);
+    expect(objects).toBe(9);
+  });
+});

@@ -1,0 +1,115 @@
+import { startTestApp, TestApp } from '../support/test-app';
+
+// The simulator is plain CommonJS run by node (sim/); its pure parts and one short run are checked here.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { percentile, LatencyBook } = require('../../sim/lib/stats');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { checkPassengerWallet, checkDriverWallet } = require('../../sim/lib/money');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { renderMap } = require('../../sim/lib/svg');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { createRng, deriveSeed } = require('../../sim/lib/rng');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { runSimulation } = require('../../sim/lib/run');
+
+describe('simulator: pure parts', () => {
+  it('percentile is nearest-rank', () => {
+    const sorted = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(percentile(sorted, 50)).toBe(50);
+    expect(percentile(sorted, 95)).toBe(95);
+    expect(percentile(sorted, 99)).toBe(99);
+    expect(percentile([7], 99)).toBe(7);
+    expect(percentile([1, 2, 3], 50)).toBe(2);
+    expect(percentile([], 50)).toBeUndefined();
+    const book = new LatencyBook();
+    [5, 1, 3].forEach((v) => book.add('x', v));
+    expect(book.summary()).toEqual([{ key: 'x', count: 3, p50: 3, p95: 5, p99: 5, max: 5 }]);
+  });
+
+  it('the same seed gives the same choices, another seed others', () => {
+    const draw = (seed: number) => {
+      const rng = createRng(seed);
+      return [...Array.from({ length: 5 }, () => rng.next()), createRng(deriveSeed(seed, 3)).next()];
+    };
+    expect(draw(42)).toEqual(draw(42));
+    expect(draw(42)).not.toEqual(draw(43));
+  });
+
+  it('passenger wallet: credits minus completed wallet fares, in cents', () => {
+    expect(checkPassengerWallet({ userId: 1, balance: 129.7, creditedCents: 15000, walletFaresCents: [1010, 1020] })).toEqual([]);
+    expect(checkPassengerWallet({ userId: 1, balance: 129.69, creditedCents: 15000, walletFaresCents: [1010, 1020] })).toEqual([
+      expect.stringContaining('wallet balance 129.69, expected 129.70'),
+    ]);
+  });
+
+  it('driver wallet: the wallet earnings, and every completed ride at its accepted fare', () => {
+    const items = [
+      { ride_id: 'a', payment_method: 'wallet', fare: 10.1, earning: 10.1 },
+      { ride_id: 'b', payment_method: 'cash', fare: 8, earning: 8 },
+    ];
+    const rides = [
+      { rideId: 'a', fareCents: 1010, paymentMethod: 'wallet' },
+      { rideId: 'b', fareCents: 800, paymentMethod: 'cash' },
+    ];
+    expect(checkDriverWallet({ userId: 2, balance: 10.1, earningsItems: items, completedRides: rides })).toEqual([]);
+    expect(checkDriverWallet({ userId: 2, balance: 18.1, earningsItems: items, completedRides: rides })).toHaveLength(1);
+    expect(checkDriverWallet({ userId: 2, balance: 10.1, earningsItems: items, completedRides: [...rides, { rideId: 'c', fareCents: 1, paymentMethod: 'cash' }] })).toEqual([
+      expect.stringContaining('missing from earnings'),
+    ]);
+    expect(checkDriverWallet({ userId: 2, balance: 10.1, earningsItems: items, completedRides: [{ rideId: 'b', fareCents: 900, paymentMethod: 'cash' }] })).toEqual([
+      expect.stringContaining('accepted bid was 9.00'),
+    ]);
+  });
+
+  it('the map draws one polyline per moving driver, a pickup and a drop-off per ride, a legend, escaped text', () => {
+    const c = { latitude: 52.52, longitude: 13.405 };
+    const svg: string = renderMap({
+      centre: c,
+      title: 'A & B <city>',
+      drivers: [
+        { id: 1, path: [c, { latitude: 52.53, longitude: 13.41 }] },
+        { id: 2, path: [c] },
+      ],
+      rides: [
+        { id: 'r1', code: 'ABC234', pickup: c, dropoff: { latitude: 52.51, longitude: 13.4 }, outcome: 'completed' },
+        { id: 'r2', code: 'XYZ567', pickup: c, dropoff: c, outcome: 'expired' },
+      ],
+    });
+    expect(svg.startsWith('<?xml')).toBe(true);
+    expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+    expect(svg.match(/<polyline /g)).toHaveLength(1);
+    expect(svg).toContain('A &amp; B &lt;city&gt;');
+    expect(svg).toContain('completed (1)');
+    expect(svg).toContain('expired (1)');
+    expect(svg).toContain('cancelled (0)');
+    expect(svg).toContain('pickup ABC234 completed');
+    expect(svg).toContain('drop-off XYZ567 expired');
+  });
+});
+
+describe('simulator: a short run against the real service', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { NODE_ENV: 'development', OTP_DEV_FIXED_CODE: '123456', LOG_LEVEL: 'silent' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('signs up, books, bids, accepts, completes and cancels rides without a contract violation', async () => {
+    const result = await runSimulation({ bases: [t.baseUrl], passengers: 4, drivers: 3, minutes: 0.3, seed: 7, progress: false, ttlMinutes: 10 });
+    expect(result.violations).toEqual([]);
+    expect(result.users).toMatchObject({ passengers: 4, drivers: 3 });
+    expect(result.counters.requested).toBeGreaterThan(0);
+    expect(result.counters.bids).toBeGreaterThan(0);
+    expect(result.counters.accepted + result.counters.cancelled).toBeGreaterThan(0);
+    expect(result.events.map((e: { key: string }) => e.key)).toEqual(expect.arrayContaining(['ride_requested', 'bid_submitted']));
+    expect(result.map.drivers.every((d: { path: unknown[] }) => d.path.length > 1)).toBe(true);
+  }, 120_000);
+
+  it('reports what the service refused: a wrong OTP is an unexpected 400 and fails the run', async () => {
+    const result = await runSimulation({ bases: [t.baseUrl], passengers: 1, drivers: 0, minutes: 0.01, seed: 1, otp: '000000', progress: false });
+    expect(result.users.passengers).toBe(0);
+    expect(result.violations).toEqual([expect.objectContaining({ kind: 'unexpected-status', message: expect.stringContaining('POST /auth/verify-otp (passenger #0) → 400') })]);
+  }, 60_000);
+});
