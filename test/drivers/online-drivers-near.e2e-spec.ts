@@ -1,3 +1,4 @@
+import { DriverLocationsService } from '../../src/modules/drivers/driver-locations.service';
 import { DriversService } from '../../src/modules/drivers/drivers.service';
 import { RidesService } from '../../src/modules/rides/rides.service';
 import { createUser } from '../support/factories';
@@ -11,12 +12,8 @@ describe('DriversService.findOnlineDriverIdsNear', () => {
   afterAll(() => t.close());
 
   async function place(id: number, lat: number, lng: number, online = true): Promise<void> {
-    await t.db.query(`UPDATE drivers SET last_latitude = $2, last_longitude = $3, last_location_at = now(), is_online = $4 WHERE user_id = $1`, [
-      id,
-      lat,
-      lng,
-      online,
-    ]);
+    await t.db.query(`UPDATE drivers SET is_online = $2 WHERE user_id = $1`, [id, online]);
+    await t.get(DriverLocationsService).record(id, { latitude: lat, longitude: lng });
   }
 
   it('finds approved online drivers of the category (or of none) within the radius only', async () => {
@@ -35,6 +32,14 @@ describe('DriversService.findOnlineDriverIdsNear', () => {
 
     const ids = await t.get(DriversService).findOnlineDriverIdsNear(1, { latitude: 52.52, longitude: 13.4 }, 5);
     expect(ids.sort()).toEqual([near.id, anyCategory.id].sort());
+  });
+
+  it('ignores a position that is only in the table (the live store decides who is near)', async () => {
+    const tableOnly = await createUser(t, { role: 'driver' });
+    await t.db.query(`UPDATE drivers SET is_online = true, last_latitude = 40.1, last_longitude = -3.7, last_location_at = now() WHERE user_id = $1`, [tableOnly.id]);
+    expect(await t.get(DriversService).findOnlineDriverIdsNear(1, { latitude: 40.1, longitude: -3.7 }, 5)).toEqual([]);
+    await place(tableOnly.id, 40.1, -3.7);
+    expect(await t.get(DriversService).findOnlineDriverIdsNear(1, { latitude: 40.1, longitude: -3.7 }, 5)).toEqual([tableOnly.id]);
   });
 
   it('gives a user without a ride an empty snapshot', async () => {

@@ -9,6 +9,8 @@ import { LiveConnection } from './live-connection';
 export class ConnectionRegistry {
   private readonly byUser = new Map<number, Set<LiveConnection>>();
   private connectedDrivers = 0;
+  private readonly queue: Delivery[] = [];
+  private draining = false;
 
   add(connection: LiveConnection): void {
     const user = connection.user;
@@ -37,12 +39,36 @@ export class ConnectionRegistry {
     return this.byUser.get(userId) ?? EMPTY;
   }
 
-  /** Writes one already serialised frame to every connection of each user; unknown ids cost a lookup. */
+  /**
+   * Writes one serialised frame to every connection of each user; unknown ids cost a lookup. The
+   * frame becomes bytes once for all its sockets. A fan-out to thousands of sockets (ride_requested
+   * in a busy area) yields to the event loop every SOCKETS_PER_TURN writes instead of blocking it
+   * for the whole fan-out; later frames wait behind it, so every socket still gets frames in the
+   * order they were sent.
+   */
   sendToUsers(userIds: Iterable<number | null | undefined>, frame: string): void {
-    for (const id of userIds) {
-      if (id === null || id === undefined) continue;
-      const set = this.byUser.get(id);
-      if (set) for (const connection of set) connection.send(frame);
+    this.queue.push({ ids: Array.isArray(userIds) ? userIds : [...userIds], next: 0, data: Buffer.from(frame) });
+    if (!this.draining) this.drain();
+  }
+
+  private drain(): void {
+    this.draining = false;
+    let budget = SOCKETS_PER_TURN;
+    while (this.queue.length > 0) {
+      const delivery = this.queue[0]!;
+      while (delivery.next < delivery.ids.length) {
+        if (budget <= 0) {
+          this.draining = true;
+          setImmediate(() => this.drain());
+          return;
+        }
+        const id = delivery.ids[delivery.next++];
+        const set = id === null || id === undefined ? undefined : this.byUser.get(id);
+        if (!set) continue;
+        for (const connection of set) connection.send(delivery.data);
+        budget -= set.size;
+      }
+      this.queue.shift();
     }
   }
 
@@ -57,3 +83,12 @@ export class ConnectionRegistry {
 }
 
 const EMPTY: ReadonlySet<LiveConnection> = new Set();
+
+/** Socket writes per turn of the event loop: about a few milliseconds of work. */
+const SOCKETS_PER_TURN = 1000;
+
+interface Delivery {
+  ids: ReadonlyArray<number | null | undefined>;
+  next: number;
+  data: Buffer;
+}

@@ -2,6 +2,10 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsLatitude, IsLongitude, IsNumber, IsOptional, Max, Min } from 'class-validator';
 
+/** Nearby's search radius: the default and the largest a driver may ask for, in km. */
+export const NEARBY_DEFAULT_RADIUS_KM = 5;
+export const NEARBY_MAX_RADIUS_KM = 50;
+
 export class NearbyRidesQueryDto {
   @ApiPropertyOptional({ example: 52.52, description: "Defaults to the driver's last location (send with longitude)" })
   @IsOptional()
@@ -17,11 +21,11 @@ export class NearbyRidesQueryDto {
   @IsLongitude()
   longitude?: number;
 
-  @ApiPropertyOptional({ example: 5, default: 5, maximum: 50 })
+  @ApiPropertyOptional({ example: NEARBY_DEFAULT_RADIUS_KM, default: NEARBY_DEFAULT_RADIUS_KM, maximum: NEARBY_MAX_RADIUS_KM })
   @IsOptional()
   @Type(() => Number)
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0.1)
-  @Max(50)
+  @Max(NEARBY_MAX_RADIUS_KM)
   radius_km?: number;
 }

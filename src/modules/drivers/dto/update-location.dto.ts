@@ -1,6 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsLatitude, IsLongitude, IsNumber, isNumber, IsOptional, Max, max, Min, min } from 'class-validator';
-import { isLatitudeNumber, isLongitudeNumber, registerFastValidation } from '../../../common/http/fast-validation';
+import { IsLatitude, IsLongitude, IsNumber, IsOptional, Max, Min } from 'class-validator';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
 
@@ -36,14 +35,3 @@ export class UpdateLocationDto {
   @Max(100000)
   accuracy?: number;
 }
-
-const inRange = (low: number, high: number) => (v: unknown) => isNumber(v, FINITE) && min(v, low) && max(v, high);
-
-// The heartbeat's hot path: the same rules as the decorators above (see registerFastValidation).
-registerFastValidation(UpdateLocationDto, {
-  latitude: { test: (v) => isNumber(v, FINITE) && isLatitudeNumber(v) },
-  longitude: { test: (v) => isNumber(v, FINITE) && isLongitudeNumber(v) },
-  heading: { optional: true, test: inRange(0, 360) },
-  speed: { optional: true, test: inRange(0, 150) },
-  accuracy: { optional: true, test: inRange(0, 100000) },
-});

@@ -1,0 +1,228 @@
+'use strict';
+/**
+ * The city-scale scenarios of npm run bench: nearby over 100k / 1M seeded requested rides,
+ * heartbeats from 10k distinct drivers, ride_requested fanned out to 10k sockets, accept races,
+ * all against data written through SQL and tokens minted with the bench's JWT_SECRET.
+ * Each function returns a result row; a broken invariant (two winners, missing deliveries, a 5xx)
+ * is reported in row.failure, which fails the run.
+ */
+const { fork } = require('node:child_process');
+const { join } = require('node:path');
+const { performance } = require('node:perf_hooks');
+const { CENTER, randomPoint, seedDrivers, seedPassengers, seedRequestedRides } = require('./lib/city');
+const { mintAccessToken } = require('./lib/jwt');
+const { mapLimit, percentiles, rssMb } = require('./lib/stats');
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+const now = () => performance.timeOrigin + performance.now();
+
+async function request(base, method, path, token, body) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...(body ? JSON_HEADERS : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  let json;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, json, text };
+}
+
+async function must(base, method, path, token, body) {
+  const r = await request(base, method, path, token, body);
+  if (r.status >= 300) throw new Error(`${method} ${path} → ${r.status} ${r.text.slice(0, 200)}`);
+  return r.json;
+}
+
+function rideBody(point, categoryId) {
+  return {
+    pickup: { address: 'Bench pickup', latitude: point.latitude, longitude: point.longitude },
+    dropoff: { address: 'Bench dropoff', latitude: point.latitude + 0.02, longitude: point.longitude + 0.02 },
+    ride_type: 'one_way',
+    vehicle_category_id: categoryId,
+    passenger_count: 1,
+    children: 0,
+    payment_method: 'cash',
+  };
+}
+
+/** Seeds rides [from, to) and measures nearby from a random point of the area per request. */
+async function nearbyCity(ctx, from, to) {
+  const started = Date.now();
+  await seedRequestedRides(ctx.db, from, to);
+  const seedMs = Date.now() - started;
+  const token = ctx.driverTokens[0];
+  const scenario = {
+    name: `GET /driver/rides/nearby, ${to.toLocaleString('en-US')} rides`,
+    requests: [
+      {
+        method: 'GET',
+        headers: { authorization: `Bearer ${token}` },
+        setupRequest: (req) => {
+          const p = randomPoint();
+          return { ...req, path: `/api/v1/driver/rides/nearby?latitude=${p.latitude.toFixed(6)}&longitude=${p.longitude.toFixed(6)}&radius_km=5` };
+        },
+      },
+    ],
+  };
+  const row = await ctx.measurePaired(scenario);
+  row.note = `${row.note ? `${row.note}; ` : ''}seeded ${(to - from).toLocaleString('en-US')} rides in ${(seedMs / 1000).toFixed(1)} s`;
+  return row;
+}
+
+/** PUT /driver/location from every seeded driver in turn (a token and a position per request). */
+async function heartbeats(ctx) {
+  const tokens = ctx.driverTokens;
+  let next = 0;
+  const scenario = {
+    name: `PUT /driver/location, ${tokens.length.toLocaleString('en-US')} drivers`,
+    requests: [
+      {
+        method: 'PUT',
+        setupRequest: (req) => {
+          const token = tokens[next++ % tokens.length];
+          const p = randomPoint();
+          return {
+            ...req,
+            path: '/api/v1/driver/location',
+            headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` },
+            body: JSON.stringify({ latitude: p.latitude, longitude: p.longitude, heading: 90, speed: 8.5 }),
+          };
+        },
+      },
+    ],
+  };
+  return ctx.measurePaired(scenario);
+}
+
+function workerCall(worker, msg, replyType) {
+  return new Promise((resolve, reject) => {
+    const onMessage = (m) => {
+      if (m.type === 'error') {
+        worker.off('message', onMessage);
+        reject(new Error(`ws-worker: ${m.message}`));
+      } else if (m.type === replyType) {
+        worker.off('message', onMessage);
+        resolve(m);
+      }
+    };
+    worker.on('message', onMessage);
+    worker.send(msg);
+  });
+}
+
+/**
+ * Every driver opens a socket (spread over worker processes) and heartbeats near one pickup; a
+ * passenger books there BOOKINGS times (cancelling in between). Latency = arrival − booking response.
+ */
+async function fanOut(ctx, { workers: workerCount, bookings, passengerToken }) {
+  const drivers = ctx.driverIds.map((id, i) => ({ id, token: ctx.driverTokens[i] }));
+  const workers = Array.from({ length: workerCount }, () => fork(join(__dirname, 'ws-worker.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  const result = { name: `ride_requested fan-out to ${drivers.length.toLocaleString('en-US')} sockets` };
+  try {
+    const rssIdle = rssMb(ctx.servicePid());
+    const t0 = Date.now();
+    const shares = workers.map((_, w) => drivers.filter((_, i) => i % workerCount === w));
+    const connected = await Promise.all(
+      workers.map((worker, w) => workerCall(worker, { cmd: 'connect', drivers: shares[w], base: ctx.base, wsBase: ctx.wsBase, concurrency: 64 }, 'connected')),
+    );
+    const open = connected.reduce((s, c) => s + c.ok, 0);
+    result.connect_s = (Date.now() - t0) / 1000;
+    await new Promise((r) => setTimeout(r, 2000));
+    const rssSockets = rssMb(ctx.servicePid());
+    result.sockets_open = open;
+    result.rss_before_sockets_mb = rssIdle;
+    result.rss_with_sockets_mb = rssSockets;
+    result.kb_per_socket = open ? Math.round(((rssSockets - rssIdle) * 1024) / open * 10) / 10 : null;
+
+    const pickup = { latitude: CENTER.latitude, longitude: CENTER.longitude };
+    let heartbeatAt = 0;
+    let receivers = 0;
+    const rides = [];
+    for (let b = 0; b < bookings; b += 1) {
+      // The matcher only considers heartbeats younger than 60 s.
+      if (Date.now() - heartbeatAt > 30_000) {
+        const hb = await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'heartbeat', point: pickup, concurrency: 16 }, 'heartbeats')));
+        receivers = hb.reduce((s, h) => s + h.ok, 0);
+        heartbeatAt = Date.now();
+        if (receivers < drivers.length) result.heartbeat_failures = drivers.length - receivers;
+      }
+      const booked = await must(ctx.base, 'POST', '/api/v1/rides/book', passengerToken, rideBody(pickup, ctx.categoryId));
+      const respondedAt = now();
+      rides.push({ id: booked.id, respondedAt });
+      // Wait until every receiver has it (or 15 s), then cancel so that the passenger may book again.
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const counts = await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'counts', rideIds: [booked.id] }, 'counts')));
+        const got = counts.reduce((s, c) => s + c.counts[booked.id], 0);
+        if (got >= Math.min(receivers, open) || Date.now() > deadline) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await must(ctx.base, 'POST', `/api/v1/rides/${booked.id}/cancel`, passengerToken, { reason: 'bench' });
+    }
+    const collected = await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'collect' }, 'arrivals')));
+    const latencies = [];
+    for (const ride of rides) {
+      for (const c of collected) for (const at of c.arrivals[ride.id] || []) latencies.push(at - ride.respondedAt);
+    }
+    const expected = Math.min(receivers, open) * rides.length;
+    Object.assign(result, {
+      bookings: rides.length,
+      expected_deliveries: expected,
+      delivered: latencies.length,
+      latency_ms: percentiles(latencies),
+      unexpected_closes: collected.reduce((s, c) => s + c.unexpectedCloses, 0),
+    });
+    result.note = `${result.delivered}/${expected} delivered (p50/p99 = arrival − booking response); ${result.kb_per_socket} KB per socket`;
+    if (open < drivers.length) result.failure = `${drivers.length - open} of ${drivers.length} sockets failed to open`;
+    else if (latencies.length < expected) result.failure = `${expected - latencies.length} of ${expected} deliveries missing`;
+    else if (latencies.length < drivers.length * rides.length) result.failure = `only ${receivers} of ${drivers.length} heartbeats succeeded`;
+  } finally {
+    await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'close' }, 'closed').catch(() => undefined)));
+    for (const worker of workers) if (worker.exitCode === null) worker.kill();
+  }
+  return result;
+}
+
+/** RIDES rides, 10 bids each, then the passenger fires the 10 accepts at once: one 200, nine 409. */
+async function acceptRaces(ctx, { rides, bidders = 10 }) {
+  const passengers = await seedPassengers(ctx.db, rides);
+  const pickup = { latitude: CENTER.latitude + 0.25, longitude: CENTER.longitude + 0.25 }; // far from the fan-out drivers
+  const counts = { rides, ok: 0, conflict: 0, other_4xx: 0, server_errors: 0, rides_with_one_winner: 0, rides_with_two_or_more: 0, rides_without_winner: 0 };
+  const statuses = {};
+  const t0 = Date.now();
+  await mapLimit(passengers, 8, async (passengerId, i) => {
+    const passengerToken = mintAccessToken(ctx.secret, passengerId, 'passenger');
+    const ride = await must(ctx.base, 'POST', '/api/v1/rides/book', passengerToken, rideBody(pickup, ctx.categoryId));
+    const bidderIds = ctx.driverIds.slice(i * bidders, (i + 1) * bidders);
+    const bids = await Promise.all(
+      bidderIds.map((id) => must(ctx.base, 'POST', `/api/v1/driver/rides/${ride.id}/bid`, mintAccessToken(ctx.secret, id, 'driver'), { amount: 12.5 + (id % 7), eta_minutes: 4 })),
+    );
+    const answers = await Promise.all(bids.map((bid) => request(ctx.base, 'POST', `/api/v1/rides/${ride.id}/bids/${bid.id}/accept`, passengerToken, {})));
+    let winners = 0;
+    for (const a of answers) {
+      statuses[a.status] = (statuses[a.status] || 0) + 1;
+      if (a.status === 200) {
+        counts.ok += 1;
+        winners += 1;
+      } else if (a.status === 409) counts.conflict += 1;
+      else if (a.status >= 500) counts.server_errors += 1;
+      else counts.other_4xx += 1;
+    }
+    if (winners === 1) counts.rides_with_one_winner += 1;
+    else if (winners > 1) counts.rides_with_two_or_more += 1;
+    else counts.rides_without_winner += 1;
+  });
+  const row = { name: `accept races: ${rides} rides × ${bidders} accepts`, ...counts, statuses, duration_s: (Date.now() - t0) / 1000 };
+  row.note = `${counts.ok} × 200, ${counts.conflict} × 409, ${counts.server_errors} × 5xx; one winner on ${counts.rides_with_one_winner}/${rides} rides`;
+  if (counts.rides_with_two_or_more || counts.rides_without_winner || counts.server_errors || counts.other_4xx) {
+    row.failure = `races: ${counts.rides_with_two_or_more} with two or more winners, ${counts.rides_without_winner} without, ${counts.server_errors} 5xx, ${counts.other_4xx} other 4xx`;
+  }
+  return row;
+}
+
+module.exports = { nearbyCity, heartbeats, fanOut, acceptRaces, seedDrivers, mintAccessToken, rssMb };

@@ -1,0 +1,86 @@
+'use strict';
+/**
+ * A share of the bench's drivers, in a process of its own (forked by bench/run.js): opens their
+ * live WebSockets, sends their location heartbeats, and timestamps every ride_requested on arrival
+ * (epoch milliseconds from performance.timeOrigin + now(), the clock the parent uses for booking
+ * responses: same machine). Driven over IPC: connect, heartbeat, counts, collect, close.
+ */
+const { performance } = require('node:perf_hooks');
+const WebSocket = require('ws');
+const { mapLimit } = require('./lib/stats');
+
+const sockets = [];
+const arrivals = new Map(); // ride id → arrival times
+let drivers = [];
+let base;
+let unexpectedCloses = 0;
+
+const now = () => performance.timeOrigin + performance.now();
+
+function open(driver, wsBase) {
+  return new Promise((resolve) => {
+    const socket = new WebSocket(`${wsBase}/api/v1/ws/rides/live?token=${driver.token}`, { perMessageDeflate: false });
+    let settled = false;
+    const done = (ok) => {
+      if (!settled) {
+        settled = true;
+        resolve(ok);
+      }
+    };
+    socket.on('open', () => {
+      sockets.push(socket);
+      done(true);
+    });
+    socket.on('message', (raw) => {
+      const text = raw.toString();
+      // Cheap filter first: snapshots and other frames are not timed.
+      if (!text.includes('"ride_requested"')) return;
+      const at = now();
+      const message = JSON.parse(text);
+      if (message.type !== 'ride_requested') return;
+      const list = arrivals.get(message.ride_id);
+      if (list) list.push(at);
+      else arrivals.set(message.ride_id, [at]);
+    });
+    socket.on('error', () => done(false));
+    socket.on('close', () => {
+      if (settled) unexpectedCloses += 1;
+      done(false);
+    });
+  });
+}
+
+async function heartbeat(driver, point) {
+  const res = await fetch(`${base}/api/v1/driver/location`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${driver.token}` },
+    // Within about 1 km of the pickup: every driver is a receiver (matching radius 5 km).
+    body: JSON.stringify({ latitude: point.latitude + (Math.random() - 0.5) * 0.012, longitude: point.longitude + (Math.random() - 0.5) * 0.016 }),
+  });
+  await res.arrayBuffer();
+  return res.ok;
+}
+
+process.on('message', async (msg) => {
+  try {
+    if (msg.cmd === 'connect') {
+      drivers = msg.drivers;
+      base = msg.base;
+      const results = await mapLimit(drivers, msg.concurrency || 100, (d) => open(d, msg.wsBase));
+      process.send({ type: 'connected', ok: results.filter(Boolean).length, failed: results.filter((r) => !r).length });
+    } else if (msg.cmd === 'heartbeat') {
+      const results = await mapLimit(drivers, msg.concurrency || 16, (d) => heartbeat(d, msg.point).catch(() => false));
+      process.send({ type: 'heartbeats', ok: results.filter(Boolean).length, failed: results.filter((r) => !r).length });
+    } else if (msg.cmd === 'counts') {
+      process.send({ type: 'counts', counts: Object.fromEntries(msg.rideIds.map((id) => [id, (arrivals.get(id) || []).length])) });
+    } else if (msg.cmd === 'collect') {
+      process.send({ type: 'arrivals', arrivals: Object.fromEntries(arrivals), open: sockets.filter((s) => s.readyState === WebSocket.OPEN).length, unexpectedCloses });
+    } else if (msg.cmd === 'close') {
+      for (const s of sockets) s.terminate();
+      process.send({ type: 'closed' });
+      setTimeout(() => process.exit(0), 50);
+    }
+  } catch (err) {
+    process.send({ type: 'error', message: err.stack || String(err) });
+  }
+});

@@ -1,0 +1,37 @@
+import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
+import { ConnectionRegistry } from './connection-registry';
+import type { LiveConnection } from './live-connection';
+
+/** A connection that records the frames written to it (as text). */
+function connection(id: number, log: Array<[number, string]>): LiveConnection {
+  const user: AuthenticatedUser = { id, role: 'driver', isRegistered: true };
+  return { user, send: (frame: string | Buffer) => log.push([id, frame.toString()]) } as unknown as LiveConnection;
+}
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('ConnectionRegistry fan-out', () => {
+  it('writes a small delivery at once', () => {
+    const log: Array<[number, string]> = [];
+    const registry = new ConnectionRegistry();
+    registry.add(connection(1, log));
+    registry.sendToUsers([1, 2, null], 'hello');
+    expect(log).toEqual([[1, 'hello']]);
+  });
+
+  it('a fan-out to 2,500 sockets yields to the event loop between chunks, and later frames keep their order', async () => {
+    const log: Array<[number, string]> = [];
+    const registry = new ConnectionRegistry();
+    const ids = Array.from({ length: 2500 }, (_, i) => i + 1);
+    for (const id of ids) registry.add(connection(id, log));
+    registry.sendToUsers(ids, 'ride_requested');
+    registry.sendToUsers([2500], 'ride_cancelled'); // for the last driver of the fan-out
+    expect(log.length).toBe(1000); // the first chunk; the rest after the event loop had a turn
+    await turn();
+    expect(log.length).toBe(2000);
+    await turn();
+    expect(log.length).toBe(2501);
+    expect(log.filter(([id]) => id === 2500).map(([, frame]) => frame)).toEqual(['ride_requested', 'ride_cancelled']);
+    expect(new Set(log.filter(([, f]) => f === 'ride_requested').map(([id]) => id)).size).toBe(2500);
+  });
+});

@@ -1,0 +1,127 @@
+import { bookRide, PICKUP } from '../rides/ride-helpers';
+import { createUser, TestUser } from '../support/factories';
+import { describeWithRedis, startRedis, TestRedis } from '../support/redis';
+import { startTestApp, TestApp } from '../support/test-app';
+import { expectNothingMore, LiveClient, sleep } from './live-client';
+
+/**
+ * Who gets ride_requested depends on the live position store, not on the database flush: the flush
+ * interval is a minute here, so every position the matcher uses comes from a heartbeat's store write.
+ * DRIVER_LOCATION_MAX_AGE_SECONDS=1 makes a silent driver unmatchable quickly.
+ */
+const ENV = { LOCATION_FLUSH_MS: '60000', DRIVER_LOCATION_MAX_AGE_SECONDS: '1' };
+/** ~300 m north of the pickup. */
+const NEAR = { latitude: PICKUP.latitude + 0.0027, longitude: PICKUP.longitude };
+
+async function goOnline(t: TestApp, driver: TestUser): Promise<void> {
+  const res = await t.request({ method: 'PUT', url: '/api/v1/driver/status', token: driver.accessToken, payload: { is_online: true } });
+  expect(res.statusCode).toBe(200);
+}
+
+async function heartbeat(t: TestApp, driver: TestUser, point = NEAR): Promise<void> {
+  const res = await t.request({ method: 'PUT', url: '/api/v1/driver/location', token: driver.accessToken, payload: point });
+  expect(res.statusCode).toBe(200);
+}
+
+/** Books from a fresh passenger and expects the driver's socket to be offered exactly that ride. */
+async function expectOffered(bookOn: TestApp, driverSocket: LiveClient): Promise<void> {
+  const passenger = await createUser(bookOn);
+  const ride = await bookRide(bookOn, passenger);
+  expect(await driverSocket.next('ride_requested', 3000)).toMatchObject({ type: 'ride_requested', ride_id: ride.id });
+}
+
+async function expectNotOffered(bookOn: TestApp, driverSocket: LiveClient): Promise<void> {
+  const passenger = await createUser(bookOn);
+  await bookRide(bookOn, passenger);
+  await expectNothingMore([driverSocket], 800);
+}
+
+/** The checks shared by the memory store (one instance) and the Redis store (two instances). */
+function matchingCases(apps: () => { heartbeatOn: TestApp; bookOn: TestApp; connectTo: TestApp[] }): void {
+  it('offers a ride to a driver who just came online and sent a first heartbeat', async () => {
+    const { heartbeatOn, bookOn, connectTo } = apps();
+    for (const instance of connectTo) {
+      const driver = await createUser(heartbeatOn, { role: 'driver' });
+      const socket = await LiveClient.connect(instance, driver.accessToken);
+      await goOnline(heartbeatOn, driver);
+      await heartbeat(heartbeatOn, driver);
+      await sleep(50);
+      await expectOffered(bookOn, socket);
+      await socket.close();
+    }
+  });
+
+  it('stops offering rides to a silent driver, and offers again after the next heartbeat', async () => {
+    const { heartbeatOn, bookOn, connectTo } = apps();
+    const driver = await createUser(heartbeatOn, { role: 'driver' });
+    const socket = await LiveClient.connect(connectTo[0], driver.accessToken);
+    await goOnline(heartbeatOn, driver);
+    await heartbeat(heartbeatOn, driver);
+    await sleep(1500);
+    await expectNotOffered(bookOn, socket);
+
+    await heartbeat(heartbeatOn, driver);
+    await expectOffered(bookOn, socket);
+    await socket.close();
+  });
+
+  it('does not offer a ride to a recent driver outside the radius', async () => {
+    const { heartbeatOn, bookOn, connectTo } = apps();
+    const driver = await createUser(heartbeatOn, { role: 'driver' });
+    const socket = await LiveClient.connect(connectTo[0], driver.accessToken);
+    await goOnline(heartbeatOn, driver);
+    await heartbeat(heartbeatOn, driver, { latitude: PICKUP.latitude + 0.5, longitude: PICKUP.longitude });
+    await expectNotOffered(bookOn, socket);
+    await socket.close();
+  });
+}
+
+describe('matching from the in-memory live position store (one instance, no Redis)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: ENV });
+  });
+  afterAll(() => t?.close());
+
+  matchingCases(() => ({ heartbeatOn: t, bookOn: t, connectTo: [t] }));
+});
+
+describeWithRedis('matching from the Redis live position store (two instances)', () => {
+  let redis: TestRedis;
+  let a: TestApp;
+  let b: TestApp;
+  beforeAll(async () => {
+    redis = await startRedis();
+    const env = { ...ENV, REDIS_URL: redis.url };
+    a = await startTestApp({ env });
+    b = await startTestApp({ databaseUrl: a.databaseUrl, env });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    await redis?.stop();
+  });
+
+  // Heartbeat on A, booking on B; the driver is connected to B in one round and to A in the other.
+  matchingCases(() => ({ heartbeatOn: a, bookOn: b, connectTo: [b, a] }));
+
+  it("shows the heartbeat sent to one instance in the other's profile and nearby default point", async () => {
+    const driver = await createUser(a, { role: 'driver' });
+    await goOnline(a, driver);
+    const nearby = () => b.request({ method: 'GET', url: '/api/v1/driver/rides/nearby', token: driver.accessToken });
+    // Nothing flushed and no heartbeat yet: B knows no position.
+    expect((await nearby()).statusCode).toBe(400);
+
+    await heartbeat(a, driver, { latitude: 48.1372, longitude: 11.5756 });
+    const profile = await b.request({ method: 'GET', url: '/api/v1/driver/profile', token: driver.accessToken });
+    expect(profile.json().last_location).toMatchObject({ latitude: 48.1372, longitude: 11.5756 });
+    expect((await a.db.query(`SELECT last_latitude FROM drivers WHERE user_id = $1`, [driver.id]))[0].last_latitude).toBeNull();
+
+    const passenger = await createUser(a);
+    const munich = { address: 'Marienplatz, München', latitude: 48.1374, longitude: 11.5755 };
+    const ride = await bookRide(a, passenger, { pickup: munich, dropoff: { address: 'Odeonsplatz', latitude: 48.1423, longitude: 11.5774 } });
+    const res = await nearby();
+    expect(res.statusCode).toBe(200);
+    expect(res.json().map((r: { id: string }) => r.id)).toContain(ride.id);
+  });
+});
