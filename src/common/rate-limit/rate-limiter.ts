@@ -1,3 +1,5 @@
+import { CommonError } from '../errors/common.errors';
+
 /** The outcome of counting one hit against a fixed-window limit. */
 export interface RateLimitResult {
   allowed: boolean;
@@ -14,6 +16,13 @@ export interface RateLimitResult {
 export abstract class RateLimiter {
   /** Counts a hit on `key`; allowed while the window's hits stay within `limit`. */
   abstract hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult>;
+
+  /** Counts a hit and refuses it with a 429 (Retry-After) past the limit; a limit of 0 is off. */
+  async enforce(key: string, limit: number, windowSeconds: number): Promise<void> {
+    if (limit <= 0) return;
+    const hit = await this.hit(key, limit, windowSeconds);
+    if (!hit.allowed) throw CommonError.rateLimited(hit.retryAfterSeconds);
+  }
 }
 
 export function toResult(hits: number, limit: number, msLeft: number): RateLimitResult {

@@ -133,7 +133,15 @@ export class AuthController {
   @Post('refresh-token')
   @Public()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Exchange the refresh token for a new pair', description: 'The presented refresh token stops working.' })
+  @ApiOperation({
+    summary: 'Exchange the refresh token for a new pair',
+    description:
+      'The presented refresh token stops working (rotation). Presenting an already rotated refresh token of the ' +
+      'current session again is treated as theft (RFC 9700 §4.14.2): 401 Invalid refresh token, and the session ' +
+      'is revoked: the current refresh token and every access token issued so far stop working at once; the ' +
+      'user must log in again. Two concurrent refreshes with one token therefore end the session: never refresh ' +
+      'in parallel. A refresh token of an earlier login is only refused.',
+  })
   @ApiOkResponse({ type: TokenPairResponseDto })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Validation failure' })
   @ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'Invalid refresh token' })
@@ -145,7 +153,10 @@ export class AuthController {
   @Post('logout')
   @ApiBearerAuth()
   @HttpCode(200)
-  @ApiOperation({ summary: 'End the session', description: 'Clears the stored refresh token and device token.' })
+  @ApiOperation({
+    summary: 'End the session',
+    description: 'Clears the stored refresh token and device token; every access token issued so far is refused at once.',
+  })
   @ApiOkResponse({ type: LogoutResponseDto })
   @ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'Missing or invalid access token' })
   async logout(@CurrentUser() user: AuthenticatedUser): Promise<LogoutResponseDto> {

@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import type { UserRole } from '../../common/auth/authenticated-user';
 import { PUBLIC_USER_COLUMNS, PublicUserRow } from '../users/dto/user-response.dto';
-import { returnedRows } from '../users/sql-results';
+import { rowsOf } from '../../common/database/sql-results';
 
 /** What identity resolution and the sign-in checks need of a user. */
 export interface IdentityRow {
@@ -35,6 +35,7 @@ export interface VerifiedChanges {
   phoneVerified: boolean;
   emailVerified: boolean;
   refreshTokenHash: string;
+  refreshTokenFamily: string;
 }
 
 export interface RegistrationChanges {
@@ -90,10 +91,19 @@ export class AuthRepository {
     return rows[0];
   }
 
-  /** A pending user (role passenger, no names); undefined when a concurrent request created it first. */
+  /**
+   * A pending user (role passenger, no names); undefined when a concurrent request created it first.
+   * Its commit does not wait for the WAL flush (synchronous_commit off for this statement's own
+   * transaction, as the refresh rotation does): send-otp for a phone nobody used then costs about
+   * what it costs for a known one (one flushed commit, the OTP), so its timing does not tell them
+   * apart. A crash may lose a pending row from the last fraction of a second; the next send-otp
+   * creates it again.
+   */
   async insertPending(phone: string | undefined, email: string | undefined): Promise<IdentityRow | undefined> {
     const rows: IdentityRow[] = await this.db.query(
-      `INSERT INTO users (phone, email, role) VALUES ($1, $2, 'passenger') ON CONFLICT DO NOTHING RETURNING ${IDENTITY_COLUMNS}`,
+      `INSERT INTO users (phone, email, role)
+       SELECT $1, $2, 'passenger' FROM (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
+       ON CONFLICT DO NOTHING RETURNING ${IDENTITY_COLUMNS}`,
       [phone ?? null, email ?? null],
     );
     return rows[0];
@@ -131,16 +141,24 @@ export class AuthRepository {
 
   /** A successful verify-otp: flags set, code cleared, login proof recorded, new refresh token stored. */
   async markVerified(userId: number, changes: VerifiedChanges, manager: EntityManager): Promise<SessionUserRow> {
-    const rows = returnedRows<SessionUserRow>(
+    const rows = rowsOf<SessionUserRow>(
       await manager.query(
         `UPDATE users SET is_verified = true,
                 is_phone_verified = is_phone_verified OR $2, is_email_verified = is_email_verified OR $3,
                 phone = COALESCE(phone, $4), email = COALESCE(email, $5),
                 otp_code_hash = NULL, otp_expires_at = NULL, otp_failed_attempts = 0, otp_verified_at = now(),
-                refresh_token_hash = $6, updated_at = now()
+                refresh_token_hash = $6, refresh_token_family = $7, updated_at = now()
           WHERE id = $1
           RETURNING ${SESSION_COLUMNS}`,
-        [userId, changes.phoneVerified, changes.emailVerified, changes.fill.phone ?? null, changes.fill.email ?? null, changes.refreshTokenHash],
+        [
+          userId,
+          changes.phoneVerified,
+          changes.emailVerified,
+          changes.fill.phone ?? null,
+          changes.fill.email ?? null,
+          changes.refreshTokenHash,
+          changes.refreshTokenFamily,
+        ],
       ),
     );
     return rows[0]!;
@@ -174,12 +192,13 @@ export class AuthRepository {
   }
 
   /** Stores a registered user's first refresh token; undefined when the account changed under us. */
-  async storeSessionAfterRegistration(userId: number, refreshTokenHash: string): Promise<SessionUserRow | undefined> {
-    const rows = returnedRows<SessionUserRow>(
+  async storeSessionAfterRegistration(userId: number, refreshTokenHash: string, family: string): Promise<SessionUserRow | undefined> {
+    const rows = rowsOf<SessionUserRow>(
       await this.db.query(
-        `UPDATE users SET refresh_token_hash = $2 WHERE id = $1 AND is_registered AND is_active AND NOT is_blocked
+        `UPDATE users SET refresh_token_hash = $2, refresh_token_family = $3
+          WHERE id = $1 AND is_registered AND is_active AND NOT is_blocked
           RETURNING ${SESSION_COLUMNS}`,
-        [userId, refreshTokenHash],
+        [userId, refreshTokenHash, family],
       ),
     );
     return rows[0];
@@ -208,17 +227,17 @@ export class AuthRepository {
   async consumeLoginProof(
     userId: number,
     windowMinutes: number,
-    refreshTokenHash: string,
+    session: { refreshTokenHash: string; family: string },
     deviceToken: string | undefined,
   ): Promise<SessionUserRow | undefined> {
-    const rows = returnedRows<SessionUserRow>(
+    const rows = rowsOf<SessionUserRow>(
       await this.db.query(
         `UPDATE users SET otp_verified_at = NULL, last_login_at = now(), login_count = login_count + 1,
-                device_token = COALESCE($4, device_token), refresh_token_hash = $3, updated_at = now()
+                device_token = COALESCE($4, device_token), refresh_token_hash = $3, refresh_token_family = $5, updated_at = now()
           WHERE id = $1 AND is_verified AND is_active AND NOT is_blocked
             AND otp_verified_at > now() - make_interval(mins => $2)
           RETURNING ${SESSION_COLUMNS}`,
-        [userId, windowMinutes, refreshTokenHash, deviceToken ?? null],
+        [userId, windowMinutes, session.refreshTokenHash, deviceToken ?? null, session.family],
       ),
     );
     return rows[0];
@@ -251,16 +270,48 @@ export class AuthRepository {
     return (this.db.driver as unknown as { master: Pool }).master;
   }
 
-  /** Why a rotation failed: the token is not the stored one, or the account may not hold a session. */
-  async refreshTokenState(userId: number, hash: string): Promise<{ matches: boolean; allowed: boolean } | undefined> {
-    const rows: Array<{ matches: boolean; allowed: boolean }> = await this.db.query(
-      `SELECT refresh_token_hash IS NOT DISTINCT FROM $2 AS matches, (is_active AND NOT is_blocked) AS allowed FROM users WHERE id = $1`,
-      [userId, hash],
+  /**
+   * Why a rotation failed: the token is not the stored one, or the account may not hold a session.
+   * `replayed`: not the stored token, yet of the stored token's family, i.e. already rotated.
+   */
+  async refreshTokenState(
+    userId: number,
+    hash: string,
+    family: string | undefined,
+  ): Promise<{ matches: boolean; allowed: boolean; replayed: boolean } | undefined> {
+    const rows: Array<{ matches: boolean; allowed: boolean; replayed: boolean }> = await this.db.query(
+      `SELECT refresh_token_hash IS NOT DISTINCT FROM $2 AS matches, (is_active AND NOT is_blocked) AS allowed,
+              (refresh_token_family::text = $3 AND refresh_token_hash IS DISTINCT FROM $2) IS TRUE AS replayed
+         FROM users WHERE id = $1`,
+      [userId, hash, family ?? null],
     );
     return rows[0];
   }
 
-  async clearSession(userId: number): Promise<void> {
-    await this.db.query(`UPDATE users SET refresh_token_hash = NULL, device_token = NULL, updated_at = now() WHERE id = $1`, [userId]);
+  /**
+   * Ends the session of a replayed family: refresh token dropped, access tokens issued before
+   * `cutoffSeconds` refused. False when the family is no longer the stored one (already revoked,
+   * or replaced by a new login in between, which stays untouched).
+   */
+  async revokeFamily(userId: number, family: string, cutoffSeconds: number): Promise<boolean> {
+    const rows = rowsOf<{ id: number }>(
+      await this.db.query(
+        `UPDATE users SET refresh_token_hash = NULL, refresh_token_family = NULL, tokens_valid_after = to_timestamp($3), updated_at = now()
+          WHERE id = $1 AND refresh_token_family::text = $2
+          RETURNING id`,
+        [userId, family, cutoffSeconds],
+      ),
+    );
+    return rows.length > 0;
+  }
+
+  /** Logout: refresh token and device token cleared, access tokens issued before `cutoffSeconds` refused. */
+  async clearSession(userId: number, cutoffSeconds: number): Promise<void> {
+    await this.db.query(
+      `UPDATE users SET refresh_token_hash = NULL, refresh_token_family = NULL, device_token = NULL,
+              tokens_valid_after = to_timestamp($2), updated_at = now()
+        WHERE id = $1`,
+      [userId, cutoffSeconds],
+    );
   }
 }

@@ -4,7 +4,7 @@ import { CommonError } from '../../common/errors/common.errors';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { AppConfig } from '../../config/app-config';
 import { UserResponseDto } from '../users/dto/user-response.dto';
-import { isUniqueViolation } from '../users/sql-results';
+import { isUniqueViolation } from '../../common/database/sql-results';
 import { AuthError } from './auth.errors';
 import { AuthRepository, ContactFill, SessionUserRow } from './auth.repository';
 import { OtpSentResponseDto } from './dto/otp-sent-response.dto';
@@ -87,6 +87,7 @@ export class AuthService {
         phoneVerified: contact.phone !== undefined,
         emailVerified: contact.email !== undefined,
         refreshTokenHash: issued.refreshTokenHash,
+        refreshTokenFamily: issued.family,
       },
       manager,
     );

@@ -1,3 +1,4 @@
+import { EMAIL_MAX_LENGTH } from '../../users/contact';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 
@@ -9,7 +10,7 @@ export class LoginDto {
   @ApiPropertyOptional({ example: 'ada@example.com' })
   @IsOptional()
   @IsString()
-  @MaxLength(320)
+  @MaxLength(EMAIL_MAX_LENGTH)
   email?: string;
 
   @ApiPropertyOptional({ example: '+15551234567' })

@@ -1,3 +1,4 @@
+import { EMAIL_MAX_LENGTH } from '../../users/contact';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 
@@ -12,6 +13,6 @@ export class SendOtpDto {
   @ApiPropertyOptional({ example: 'ada@example.com', description: 'Trimmed and lower-cased' })
   @IsOptional()
   @IsString()
-  @MaxLength(320)
+  @MaxLength(EMAIL_MAX_LENGTH)
   email?: string;
 }

@@ -1,6 +1,6 @@
 import { JwtService } from '@nestjs/jwt';
 import { AppConfig } from '../../../config/app-config';
-import type { UserAuthState } from '../../users/users.repository';
+import type { UserAuthState } from '../../users/users.service';
 import type { UsersService } from '../../users/users.service';
 import { AuthError } from '../auth.errors';
 import { JwtAccessTokenVerifier } from './jwt-access-token.verifier';
@@ -19,12 +19,15 @@ describe('JwtAccessTokenVerifier.verifyNow', () => {
     return new JwtAccessTokenVerifier(tokens, users);
   }
 
-  const active: UserAuthState = { id: 5, role: 'driver', isActive: true, isBlocked: false, isRegistered: true };
+  const active: UserAuthState = { id: 5, role: 'driver', isActive: true, isBlocked: false, isRegistered: true, tokensValidAfter: 0 };
+  const nextSecond = Math.floor(Date.now() / 1000) + 1;
   const cases: Array<[string, UserAuthState | undefined]> = [
     ['active', active],
     ['missing', undefined],
     ['blocked', { ...active, isBlocked: true }],
     ['inactive', { ...active, isActive: false }],
+    ['revoked after the token was issued', { ...active, tokensValidAfter: nextSecond + 5 }],
+    ['blocked and revoked', { ...active, isBlocked: true, tokensValidAfter: nextSecond + 5 }],
   ];
 
   it.each(cases)('%s user: the cached answer is synchronous and equals verify()', async (_label, state) => {
@@ -47,6 +50,16 @@ describe('JwtAccessTokenVerifier.verifyNow', () => {
       (err: AuthError) => ({ code: err.code }),
     );
     expect(uncached).toEqual(expected);
+  });
+
+  it('the session cut-off: a token issued before it is refused (401), one issued in its second or later is accepted', () => {
+    const token = tokens.issueAccess({ id: 5, role: 'driver' });
+    const iat = Math.floor(Date.now() / 1000);
+    expect(() => verifierWith({ ...active, tokensValidAfter: iat + 1 }, true).verifyNow(token)).toThrow(
+      expect.objectContaining({ code: 'INVALID_ACCESS_TOKEN' }),
+    );
+    expect(verifierWith({ ...active, tokensValidAfter: iat }, true).verifyNow(token)).toEqual({ id: 5, role: 'driver', isRegistered: true });
+    expect(verifierWith({ ...active, tokensValidAfter: iat - 1 }, true).verifyNow(token)).toEqual({ id: 5, role: 'driver', isRegistered: true });
   });
 
   it('refuses a bad token before looking at the user', () => {

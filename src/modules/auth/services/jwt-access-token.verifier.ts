@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { AccessTokenVerifier } from '../../../common/auth/access-token-verifier';
 import { AuthenticatedUser } from '../../../common/auth/authenticated-user';
-import type { UserAuthState } from '../../users/users.repository';
+import type { UserAuthState } from '../../users/users.service';
 import { UsersService } from '../../users/users.service';
 import { AuthError } from '../auth.errors';
 import { TokenService } from './token.service';
 
 /**
  * The one verifier for HTTP and WebSocket: a valid HS256 access token whose user still exists, is
- * active and is not blocked. The role comes from the user's current state, not the token.
+ * active and is not blocked, issued no earlier than the user's last session revocation (logout,
+ * refresh-token replay). The role comes from the user's current state, not the token.
  */
 @Injectable()
 export class JwtAccessTokenVerifier extends AccessTokenVerifier {
@@ -20,21 +21,23 @@ export class JwtAccessTokenVerifier extends AccessTokenVerifier {
   }
 
   async verify(token: string): Promise<AuthenticatedUser> {
-    const { userId } = this.tokens.verifyAccess(token);
-    return this.admit(await this.users.getAuthState(userId));
+    const { userId, iat } = this.tokens.verifyAccess(token);
+    return this.admit(await this.users.getAuthState(userId), iat);
   }
 
   /** Synchronous while the user's state is cached (nearly every request of an active user). */
   override verifyNow(token: string): AuthenticatedUser | Promise<AuthenticatedUser> {
-    const { userId } = this.tokens.verifyAccess(token);
+    const { userId, iat } = this.tokens.verifyAccess(token);
     const cached = this.users.peekAuthState(userId);
-    return cached ? this.admit(cached.state) : this.users.getAuthState(userId).then((state) => this.admit(state));
+    return cached ? this.admit(cached.state, iat) : this.users.getAuthState(userId).then((state) => this.admit(state, iat));
   }
 
-  private admit(state: UserAuthState | undefined): AuthenticatedUser {
+  private admit(state: UserAuthState | undefined, iat: number): AuthenticatedUser {
     if (!state) throw new AuthError('INVALID_ACCESS_TOKEN');
     if (state.isBlocked) throw new AuthError('ACCOUNT_BLOCKED');
     if (!state.isActive) throw new AuthError('ACCOUNT_NOT_ACTIVE');
+    // Blocked/inactive answer first (403, as before); a token of an ended session is just invalid.
+    if (iat < state.tokensValidAfter) throw new AuthError('INVALID_ACCESS_TOKEN');
     return { id: state.id, role: state.role, isRegistered: state.isRegistered };
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
 import { normalizeEmail } from '../../users/contact';
 import { UserResponseDto } from '../../users/dto/user-response.dto';
-import { isIntegrityViolation } from '../../users/sql-results';
+import { isIntegrityViolation } from '../../../common/database/sql-results';
 import { ProfilePictureService } from '../../users/storage/profile-picture.service';
 import { UserError } from '../../users/users.errors';
 import { UsersService } from '../../users/users.service';
@@ -71,7 +71,7 @@ export class RegistrationService {
     const issued = this.tokens.issue({ id: userId, role: body.role });
     let row;
     try {
-      row = await this.repo.storeSessionAfterRegistration(userId, issued.refreshTokenHash);
+      row = await this.repo.storeSessionAfterRegistration(userId, issued.refreshTokenHash, issued.family);
     } catch {
       throw new AuthError('TOKEN_ISSUE_CONFLICT');
     }

@@ -1,3 +1,4 @@
+import { ReadThroughCache } from '../../../common/cache/read-through-cache';
 import { createHash, createSecretKey, KeyObject, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { JwtModuleOptions, JwtService } from '@nestjs/jwt';
@@ -17,10 +18,12 @@ export interface IssuedTokens {
   pair: TokenPair;
   /** What to store: the refresh token itself never is. */
   refreshTokenHash: string;
+  /** The new session's family (the refresh token's `fam`), stored beside the hash. */
+  family: string;
 }
 
-/** Bound on the verified-token cache (about 300 bytes each); it starts over when full. */
-const MAX_VERIFIED_TOKENS = 20_000;
+/** Bound on the verified-token memo (about 400 bytes each); the least recently used token goes first. */
+const MAX_VERIFIED_TOKENS = 50_000;
 
 interface AccessClaims {
   sub: string;
@@ -30,10 +33,15 @@ interface AccessClaims {
   exp: number;
 }
 
+/**
+ * `fam` names the login a refresh token descends from: every rotation keeps it, so a replayed
+ * older token of the current session is told apart from a stale one of an earlier login.
+ */
 interface RefreshClaims {
   sub: string;
   type: 'refresh';
   jti: string;
+  fam: string;
   iat: number;
   exp: number;
 }
@@ -65,7 +73,7 @@ export class TokenService {
    * request for its whole lifetime, and the same string always verifies the same way, so only its
    * expiry is checked again. (Whether the user may still act is the verifier's per-request check.)
    */
-  private readonly verifiedAccess = new Map<string, { userId: number; role: UserRole; exp: number | undefined }>();
+  private readonly verifiedAccess: ReadThroughCache<string, VerifiedAccess & { exp: number | undefined }>;
 
   constructor(
     private readonly jwt: JwtService,
@@ -73,15 +81,20 @@ export class TokenService {
   ) {
     this.accessTtlSeconds = config.jwtAccessTtlMinutes * 60;
     this.refreshTtlSeconds = config.jwtRefreshTtlDays * 24 * 60 * 60;
+    // No token outlives the access lifetime, so neither does its memo.
+    this.verifiedAccess = new ReadThroughCache({ ttlMs: this.accessTtlSeconds * 1000, maxEntries: MAX_VERIFIED_TOKENS });
   }
 
+  /** A new session (login, verify-otp, registration): a new refresh-token family. */
   issue(user: { id: number; role: UserRole }): IssuedTokens {
     const iat = Math.floor(Date.now() / 1000);
     const access: AccessClaims = { sub: String(user.id), role: user.role, type: 'access', iat, exp: iat + this.accessTtlSeconds };
+    const family = randomUUID();
     const refresh: RefreshClaims = {
       sub: String(user.id),
       type: 'refresh',
       jti: randomUUID(),
+      fam: family,
       iat,
       exp: iat + this.refreshTtlSeconds,
     };
@@ -94,6 +107,7 @@ export class TokenService {
         expires_in: this.accessTtlSeconds,
       },
       refreshTokenHash: TokenService.hash(refreshToken),
+      family,
     };
   }
 
@@ -104,10 +118,10 @@ export class TokenService {
     return this.jwt.sign(access);
   }
 
-  /** Only a refresh token and the hash to store: the rotation stores it before the access token is signed. */
-  issueRefresh(userId: number): { token: string; hash: string } {
+  /** Only a refresh token of the same family and the hash to store: the rotation stores it before the access token is signed. */
+  issueRefresh(userId: number, family: string | undefined): { token: string; hash: string } {
     const iat = Math.floor(Date.now() / 1000);
-    const refresh: RefreshClaims = { sub: String(userId), type: 'refresh', jti: randomUUID(), iat, exp: iat + this.refreshTtlSeconds };
+    const refresh: RefreshClaims = { sub: String(userId), type: 'refresh', jti: randomUUID(), fam: family ?? randomUUID(), iat, exp: iat + this.refreshTtlSeconds };
     const token = this.jwt.sign(refresh);
     return { token, hash: TokenService.hash(token) };
   }
@@ -117,23 +131,29 @@ export class TokenService {
     return this.accessTtlSeconds;
   }
 
-  /** The user id and role of a valid access token; INVALID_ACCESS_TOKEN otherwise. */
-  verifyAccess(token: string): { userId: number; role: UserRole } {
+  /** The user id, role and issue time of a valid access token; INVALID_ACCESS_TOKEN otherwise. */
+  verifyAccess(token: string): VerifiedAccess {
     const now = Math.floor(Date.now() / 1000);
-    const known = this.verifiedAccess.get(token);
-    if (known && (known.exp === undefined || now < known.exp)) return { userId: known.userId, role: known.role };
+    const known = this.verifiedAccess.peek(token);
+    if (known && (known.exp === undefined || now < known.exp)) return { userId: known.userId, role: known.role, iat: known.iat };
     const claims = this.decode<AccessClaims>(token);
-    if (!claims || claims.type !== 'access' || !isUserId(claims.sub)) throw new AuthError('INVALID_ACCESS_TOKEN');
-    if (this.verifiedAccess.size >= MAX_VERIFIED_TOKENS) this.verifiedAccess.clear();
-    this.verifiedAccess.set(token, { userId: Number(claims.sub), role: claims.role, exp: claims.exp });
-    return { userId: Number(claims.sub), role: claims.role };
+    if (!claims || claims.type !== 'access' || !isUserId(claims.sub) || typeof claims.iat !== 'number') {
+      throw new AuthError('INVALID_ACCESS_TOKEN');
+    }
+    const verified: VerifiedAccess = { userId: Number(claims.sub), role: claims.role, iat: claims.iat };
+    this.verifiedAccess.put(token, { ...verified, exp: claims.exp });
+    return verified;
   }
 
-  /** The user id of a valid refresh token; INVALID_REFRESH_TOKEN otherwise. */
-  verifyRefresh(token: string): { userId: number } {
+  /**
+   * The user id and family of a valid refresh token; INVALID_REFRESH_TOKEN otherwise. A token
+   * signed before families existed has none: it rotates into a new family that was never stored,
+   * so replay detection starts with that user's next login.
+   */
+  verifyRefresh(token: string): { userId: number; family: string | undefined } {
     const claims = this.decode<RefreshClaims>(token);
     if (!claims || claims.type !== 'refresh' || !isUserId(claims.sub)) throw new AuthError('INVALID_REFRESH_TOKEN');
-    return { userId: Number(claims.sub) };
+    return { userId: Number(claims.sub), family: typeof claims.fam === 'string' && claims.fam !== '' ? claims.fam : undefined };
   }
 
   static hash(token: string): string {
@@ -148,6 +168,13 @@ export class TokenService {
       return undefined;
     }
   }
+}
+
+export interface VerifiedAccess {
+  userId: number;
+  role: UserRole;
+  /** Issue time in seconds: refused when below the user's tokens_valid_after. */
+  iat: number;
 }
 
 function isUserId(sub: unknown): sub is string {

@@ -2,9 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import type { FareEstimate } from '../fare/fare-estimate';
-import { rowsOf } from './sql-result';
+import { rowsOf } from '../../../common/database/sql-results';
 
-export type RideStatus = 'requested' | 'accepted' | 'driver_arrived' | 'started' | 'completed' | 'cancelled' | 'expired';
+import type { RideStatus } from '../ride-status';
+
+export type { RideStatus };
 export type ActorRole = 'passenger' | 'driver' | 'system';
 
 export interface NewRide {
@@ -50,6 +52,15 @@ export interface RideEventInput {
   reason?: string | null;
 }
 
+const TRANSACTION_ATTEMPTS = 3;
+/** deadlock_detected, serialization_failure: the transaction did nothing and may simply run again. */
+const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
+
+function isRetryableConflict(err: unknown): boolean {
+  const code = err instanceof QueryFailedError ? (err.driverError as { code?: string }).code : undefined;
+  return code !== undefined && RETRYABLE_SQLSTATES.has(code);
+}
+
 /** Timestamp column set by each status. */
 const STAMP: Partial<Record<RideStatus, string>> = {
   accepted: 'accepted_at',
@@ -64,8 +75,21 @@ const STAMP: Partial<Record<RideStatus, string>> = {
 export class RideWritesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  runInTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
+  /**
+   * Runs `work` in a transaction, again (at most TRANSACTION_ATTEMPTS times in all) when PostgreSQL
+   * aborted it as a deadlock victim or a serialization failure: the lock orders here are chosen so
+   * that these should not happen, and a retry turns one that still does into a short wait, not a 500.
+   * `work` must only touch the database (it may run more than once).
+   */
+  async runInTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.dataSource.transaction(work);
+      } catch (err) {
+        if (attempt >= TRANSACTION_ATTEMPTS || !isRetryableConflict(err)) throw err;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+      }
+    }
   }
 
   /**
@@ -192,5 +216,9 @@ export class RideWritesRepository {
       ),
     );
     return rows.length > 0;
+  }
+
+  async deleteUnsharedRidesOf(passengerId: number, manager: EntityManager): Promise<void> {
+    await manager.query(`DELETE FROM rides WHERE passenger_id = $1 AND driver_id IS NULL`, [passengerId]);
   }
 }
