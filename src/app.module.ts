@@ -1,7 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { EventBusModule } from './common/events/event-bus.module';
+import { EventBusModule, EventBusOptions } from './common/events/event-bus.module';
+import { ERROR_STATUS } from './bootstrap/error-statuses';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
+import { ERROR_STATUSES } from './common/filters/error-statuses.token';
 import { JwtAuthGuard } from './common/guards/jwt-auth.guard';
 import { RegisteredAccountGuard } from './common/guards/registered-account.guard';
 import { RolesGuard } from './common/guards/roles.guard';
@@ -19,14 +21,14 @@ import { WalletsModule } from './modules/wallets/wallets.module';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, options: EventBusOptions = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule,
         RedisModule,
-        EventBusModule,
+        EventBusModule.forRoot(options),
         HealthModule,
         AuthModule,
         RidesModule,
@@ -36,6 +38,7 @@ export class AppModule {
         WalletsModule,
       ],
       providers: [
+        { provide: ERROR_STATUSES, useValue: ERROR_STATUS },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         // Order matters: authenticate first, then role, then registration state.
         { provide: APP_GUARD, useClass: JwtAuthGuard },

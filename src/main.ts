@@ -35,10 +35,11 @@ async function main(): Promise<void> {
   // end, then stops what was started, so an embedded PostgreSQL is never left running.
   let starting: Promise<void> = Promise.resolve();
   let stopping = false;
-  const shutdown = async (signal: string): Promise<void> => {
+  let exitCode = 0;
+  const shutdown = async (reason: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'Shutting down: finishing in-flight requests');
+    logger.info({ reason }, 'Shutting down: finishing in-flight requests');
     const deadline = setTimeout(() => {
       logger.error('Shutdown timed out; exiting');
       flushLogs(logger);
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
       await database?.stop();
       logger.info('Shutdown complete');
       flushLogs(logger);
-      process.exit(0);
+      process.exit(exitCode);
     } catch (err) {
       logger.error({ err }, 'Shutdown failed');
       flushLogs(logger);
@@ -60,6 +61,21 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  // Last resort for failures no code path caught. A rejected promise nobody awaited loses only the
+  // work it belonged to, so the service logs it and keeps serving. After an uncaught exception the
+  // process state is unknown (a half-done update, a dead timer): it logs, finishes in-flight
+  // requests within SHUTDOWN_TIMEOUT_MS and exits 1 for the supervisor to restart it.
+  process.on('unhandledRejection', (reason) => {
+    logger.error({ err: reason }, 'Unhandled promise rejection (still serving)');
+    flushLogs(logger); // rare, and the buffered line must not wait for 4 kB of later logs
+  });
+  process.on('uncaughtException', (err) => {
+    logger.fatal({ err }, `Uncaught exception: ${err.message}; shutting down`);
+    exitCode = 1;
+    if (stopping) return; // the shutdown in progress exits, now with code 1
+    void shutdown('uncaughtException');
+  });
 
   starting = start();
   try {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DynamicModule, Module, Type } from '@nestjs/common';
+import { BadRequestException, DynamicModule, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { WsAdapter } from '@nestjs/platform-ws';
@@ -12,13 +12,22 @@ import { createValidationPipe } from '../common/http/validation.pipe';
 import { createRootLogger, PinoNestLogger, requestLogContext } from '../common/logging/logger';
 import { AppConfig } from '../config/app-config';
 import { migrateAndSeed } from '../database/migrate';
+import { CorsPolicy, securityHeaders, setHeaders } from './http-policy';
+import {
+  hasTooManyQueryParameters,
+  isNestedTooDeeply,
+  JSON_TOO_DEEP_MESSAGE,
+  TOO_MANY_QUERY_PARAMETERS_MESSAGE,
+} from '../common/http/request-limits';
 import { applyRouting, setupOpenApi } from './openapi';
-import { parseClientFrame } from './ws-frames';
+import { parseClientFrame } from '../modules/realtime/ws-frames';
 
 export interface CreateAppOptions {
   logger?: Logger;
   /** Mount Swagger UI and /docs-json (default true). */
   openApi?: boolean;
+  /** An operator process (the CLI): its events reach a running server (see EventBusModule). */
+  operator?: boolean;
   /** Extra modules mounted beside AppModule (tests use it for probe controllers). */
   modules?: Array<Type | DynamicModule>;
 }
@@ -31,6 +40,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
   const logger = options.logger ?? createRootLogger(config.logLevel);
+  const headers = securityHeaders(config);
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     logController: new OneLineLogController({ requestIdLogLabel: 'request_id' }),
@@ -49,14 +59,15 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     // without this they would answer in Fastify's shape, with a `code` field.
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
       const known = describeFrameworkError(error) ?? { status: 400, message: 'Bad request' };
+      setHeaders(reply, headers);
       void reply.code(known.status).send(errorBody(known.status, known.message));
     },
   });
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
-  installRequestHooks(fastify);
+  installRequestHooks(fastify, headers, new CorsPolicy(config.corsOrigins));
   installJsonOnlyBodyParsing(fastify);
 
-  const root = options.modules?.length ? withExtraModules(AppModule.forRoot(config), options.modules) : AppModule.forRoot(config);
+  const root = options.modules?.length ? withExtraModules(AppModule.forRoot(config, options), options.modules) : AppModule.forRoot(config, options);
   const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
     logger: new PinoNestLogger(logger),
     bufferLogs: false,
@@ -76,6 +87,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   await app.init();
   return app;
 }
+
+const TOO_MANY_QUERY_PARAMETERS = Object.freeze(errorBody(400, TOO_MANY_QUERY_PARAMETERS_MESSAGE));
 
 const SLOW_REQUEST_MS = 1000;
 
@@ -100,9 +113,16 @@ class OneLineLogController extends LogController {
   }
 }
 
-function installRequestHooks(fastify: FastifyInstance): void {
+function installRequestHooks(fastify: FastifyInstance, headers: ReturnType<typeof securityHeaders>, cors: CorsPolicy): void {
+  // The first hook of every request, so errors and 404s carry the headers too.
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    setHeaders(reply, headers);
+    if (cors.apply(request, reply)) return; // a preflight, answered
+    if (hasTooManyQueryParameters(request.url)) {
+      void reply.code(400).send(TOO_MANY_QUERY_PARAMETERS);
+      return;
+    }
     requestLogContext.run(request.log as Logger, done);
   });
   // server.close() closes the keep-alive connections that are idle at that moment; one busy with
@@ -122,6 +142,7 @@ function installRequestHooks(fastify: FastifyInstance): void {
  * The API speaks JSON only: other media types get 415 instead of reaching a handler as a string or
  * form. Mobile HTTP clients often send `Content-Type: application/json` with an empty body on
  * body-less POSTs (logout, accept); that is treated as no body rather than as malformed JSON.
+ * Nesting depth is checked on the raw text before anything recursive (parsing, validation) runs.
  */
 function installJsonOnlyBodyParsing(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
@@ -130,6 +151,10 @@ function installJsonOnlyBodyParsing(fastify: FastifyInstance): void {
     const text = body as string;
     if (text.trim() === '') {
       done(null, undefined);
+      return;
+    }
+    if (isNestedTooDeeply(text)) {
+      done(new BadRequestException(JSON_TOO_DEEP_MESSAGE), undefined);
       return;
     }
     parseJson(request, text, done);

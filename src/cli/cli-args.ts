@@ -12,6 +12,14 @@ export class CliUsageError extends Error {
   }
 }
 
+/** The command ran and found something wrong (e.g. an unbalanced ledger): printed as is, exit code 1. */
+export class CliCheckFailed extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CliCheckFailed';
+  }
+}
+
 export type OptionSpec = Record<string, { type: 'string' }>;
 
 export interface ParsedArgs {
@@ -33,6 +41,7 @@ export function parseCommandArgs(args: string[], options: OptionSpec, usage: str
 
 export function expectPositionals(parsed: ParsedArgs, names: string[], usage: string): string[] {
   if (parsed.positionals.length !== names.length) {
+    if (names.length === 0) throw new CliUsageError('This command takes no arguments', usage);
     throw new CliUsageError(`Expected ${names.map((n) => `<${n}>`).join(' ')}, got ${parsed.positionals.length} argument(s)`, usage);
   }
   return parsed.positionals;

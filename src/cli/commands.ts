@@ -5,7 +5,7 @@ import { DriversService } from '../modules/drivers/drivers.service';
 import { CreatePromoCodeInput, PromoCodesService } from '../modules/rides/promo-codes.service';
 import { UsersService } from '../modules/users/users.service';
 import { WalletsService } from '../modules/wallets/wallets.service';
-import { amountArg, CliUsageError, dateArg, expectPositionals, parseCommandArgs, userIdArg, wholeNumberArg } from './cli-args';
+import { amountArg, CliCheckFailed, CliUsageError, dateArg, expectPositionals, parseCommandArgs, userIdArg, wholeNumberArg } from './cli-args';
 
 /**
  * Operator commands. Each is a function of the running application (built by createApp, not
@@ -101,6 +101,26 @@ const promoCreate: CliCommand = {
   },
 };
 
+const LEDGER_CHECK_USAGE = 'ledger:check';
+const ledgerCheck: CliCommand = {
+  usage: LEDGER_CHECK_USAGE,
+  summary: 'Prove the money adds up: every wallet balance equals its ledger entries, every transfer sums to zero (exit 1 otherwise)',
+  async run(app, args) {
+    expectPositionals(parseCommandArgs(args, {}, LEDGER_CHECK_USAGE), [], LEDGER_CHECK_USAGE);
+    const report = await app.get(WalletsService, { strict: false }).checkLedger();
+    if (report.wallets.length === 0 && report.transfers.length === 0) {
+      return `Ledger balanced: ${report.walletCount} wallets equal their entries, ${report.transferCount} transfers sum to zero`;
+    }
+    const lines = [
+      ...report.wallets.map(
+        (w) => `wallet ${w.wallet_id} (${w.user_id === null ? w.kind : `user ${w.user_id}`}): balance ${money(app, Number(w.balance_minor))}, entries ${money(app, Number(w.ledger_minor))}`,
+      ),
+      ...report.transfers.map((t) => `transfer ${t.transfer_id}: entries sum to ${money(app, Number(t.sum_minor))}`),
+    ];
+    throw new CliCheckFailed(`Ledger does not add up (${report.wallets.length} wallets, ${report.transfers.length} transfers):\n  ${lines.join('\n  ')}`);
+  },
+};
+
 export const COMMANDS: Readonly<Record<string, CliCommand>> = {
   'driver:approve': driverStatusCommand('approved', 'approve'),
   'driver:reject': driverStatusCommand('rejected', 'reject'),
@@ -109,6 +129,7 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
   'user:unblock': blockCommand(false),
   'wallet:credit': walletCredit,
   'promo:create': promoCreate,
+  'ledger:check': ledgerCheck,
 };
 
 export function helpText(): string {

@@ -7,7 +7,7 @@ import { createRootLogger, flushLogs } from '../common/logging/logger';
 import { AppConfig, ConfigError } from '../config/app-config';
 import { loadEnvFile } from '../config/load-env-file';
 import { readEmbeddedUrl } from '../database/embedded-postgres';
-import { CliUsageError } from './cli-args';
+import { CliCheckFailed, CliUsageError } from './cli-args';
 import { findCommand, helpText } from './commands';
 
 /**
@@ -31,7 +31,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const database = await provisionDatabase(config, logger);
   try {
-    const app = await createApp(database.config, { logger, openApi: false });
+    const app = await createApp(database.config, { logger, openApi: false, operator: true });
     try {
       process.stdout.write(`${await command.run(app, argv.slice(1))}\n`);
       return 0;
@@ -64,7 +64,7 @@ main(process.argv.slice(2)).then(
       console.error(err.usage ? `Usage: npm run cli -- ${err.usage}` : `\n${helpText()}`);
       process.exit(2);
     }
-    if (err instanceof ConfigError || err instanceof DomainError) {
+    if (err instanceof ConfigError || err instanceof DomainError || err instanceof CliCheckFailed) {
       console.error(`Error: ${err.message}`);
       process.exit(1);
     }

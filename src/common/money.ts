@@ -10,3 +10,12 @@ export function toMinor(major: number): number | undefined {
   if (Math.abs(minor - major * 100) > 1e-6) return undefined;
   return minor;
 }
+
+/**
+ * `percent` % of an amount in minor units, rounded half up without floating point: the percent may
+ * carry up to two decimals (a 12.5 % commission), so it is applied as basis points.
+ */
+export function percentOf(amountMinor: number, percent: number): number {
+  const basisPoints = Math.round(percent * 100);
+  return Math.floor((amountMinor * basisPoints + 5000) / 10000);
+}

@@ -21,6 +21,8 @@ describe('AppConfig.fromEnv', () => {
       host: '0.0.0.0',
       logLevel: 'info',
       bodyLimitBytes: 6 * 1024 * 1024,
+      trustProxy: false,
+      corsOrigins: [],
       databaseUrl: undefined,
       embeddedPgDataDir: '.data/postgres',
       runMigrations: true,
@@ -36,6 +38,7 @@ describe('AppConfig.fromEnv', () => {
       currency: 'USD',
       platformCommissionPercent: 0,
       rideRequestTtlMinutes: 10,
+      driverLocationMaxAgeSeconds: 60,
     });
     expect(config.isDevelopment).toBe(true);
     expect(config.isProduction).toBe(false);
@@ -54,6 +57,10 @@ describe('AppConfig.fromEnv', () => {
     ['NODE_ENV', 'staging', /NODE_ENV must be one of development, production, test \(got "staging"\)/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL must be one of/],
     ['TRUST_PROXY', 'maybe', /TRUST_PROXY must be true or false/],
+    ['CORS_ORIGINS', 'admin.example.com', /CORS_ORIGINS must be a comma-separated list of origins/],
+    ['CORS_ORIGINS', 'https://admin.example.com/', /got "https:\/\/admin.example.com\/"/],
+    ['CORS_ORIGINS', 'https://a.example.com,https://b.example.com/app', /got "https:\/\/b.example.com\/app"/],
+    ['CORS_ORIGINS', 'ftp://files.example.com', /CORS_ORIGINS must be a comma-separated list of origins/],
     ['BODY_LIMIT_BYTES', '10', /BODY_LIMIT_BYTES must be a number from 1024/],
     ['DATABASE_URL', 'mysql://x', /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL/],
     ['REDIS_URL', 'http://x', /REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
@@ -65,6 +72,8 @@ describe('AppConfig.fromEnv', () => {
     ['CURRENCY', 'dollars', /CURRENCY must be an ISO 4217 code/],
     ['PLATFORM_COMMISSION_PERCENT', '101', /PLATFORM_COMMISSION_PERCENT must be a number from 0 to 100/],
     ['MATCHING_RADIUS_KM', 'NaN', /MATCHING_RADIUS_KM must be a number/],
+    ['DRIVER_LOCATION_MAX_AGE_SECONDS', '0', /DRIVER_LOCATION_MAX_AGE_SECONDS must be a number from 1 to 3600/],
+    ['DRIVER_LOCATION_MAX_AGE_SECONDS', '1.5', /DRIVER_LOCATION_MAX_AGE_SECONDS must be a whole number/],
     ['DRIVER_AUTO_APPROVE', 'sometimes', /DRIVER_AUTO_APPROVE must be true or false/],
   ])('a bad %s (%s) names the variable', (variable, value, message) => {
     const err = failure({ [variable]: value });
@@ -105,9 +114,9 @@ describe('AppConfig.fromEnv', () => {
   it('uses OTP_DEV_FIXED_CODE only in development', () => {
     expect(AppConfig.fromEnv({ NODE_ENV: 'development', OTP_DEV_FIXED_CODE: '123456' }).otpDevFixedCode).toBe('123456');
     expect(AppConfig.fromEnv({ NODE_ENV: 'test', OTP_DEV_FIXED_CODE: '123456' }).otpDevFixedCode).toBeUndefined();
-    expect(
-      AppConfig.fromEnv({ NODE_ENV: 'production', JWT_SECRET: SECRET, OTP_DEV_FIXED_CODE: '123456' }).otpDevFixedCode,
-    ).toBeUndefined();
+    expect(() => AppConfig.fromEnv({ NODE_ENV: 'production', JWT_SECRET: SECRET, OTP_DEV_FIXED_CODE: '123456' })).toThrow(
+      /OTP_DEV_FIXED_CODE must not be set when NODE_ENV=production/,
+    );
     expect(AppConfig.fromEnv({ OTP_DEV_FIXED_CODE: '1234' }).otpDevFixedCode).toBe('1234');
     expect(AppConfig.fromEnv({ OTP_DEV_FIXED_CODE: '1234567890' }).otpDevFixedCode).toBe('1234567890');
   });
@@ -134,5 +143,19 @@ describe('AppConfig.fromEnv', () => {
     expect(config.databaseUrl).toBe('postgresql://app:pw@db:5432/rides');
     expect(config.redisUrl).toBe('rediss://cache:6380');
     expect(config.publicBaseUrl).toBe('https://api.example.com');
+  });
+
+  it('reads CORS_ORIGINS as a list of exact origins; * only outside production', () => {
+    expect(AppConfig.fromEnv({ CORS_ORIGINS: ' https://admin.example.com, http://localhost:5173 ,,' }).corsOrigins).toEqual([
+      'https://admin.example.com',
+      'http://localhost:5173',
+    ]);
+    expect(AppConfig.fromEnv({ CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
+    const err = failure({ NODE_ENV: 'production', JWT_SECRET: SECRET, CORS_ORIGINS: '*' });
+    expect(err.variable).toBe('CORS_ORIGINS');
+    expect(err.message).toMatch(/not \*/);
+    expect(AppConfig.fromEnv({ NODE_ENV: 'production', JWT_SECRET: SECRET, CORS_ORIGINS: 'https://admin.example.com' }).corsOrigins).toEqual([
+      'https://admin.example.com',
+    ]);
   });
 });

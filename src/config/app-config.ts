@@ -25,6 +25,8 @@ export class AppConfig {
   readonly host!: string;
   readonly logLevel!: string;
   readonly trustProxy!: boolean;
+  /** Exact origins (scheme://host[:port]) browsers may call the API from; `*` = any (not in production). */
+  readonly corsOrigins!: readonly string[];
   readonly bodyLimitBytes!: number;
   readonly shutdownTimeoutMs!: number;
 
@@ -48,6 +50,8 @@ export class AppConfig {
   readonly otpResendCooldownSeconds!: number;
   readonly otpMaxPerHour!: number;
   readonly authRateLimitPerIpPerMinute!: number;
+  readonly bookingRateLimitPerHour!: number;
+  readonly bidRateLimitPerMinute!: number;
   readonly loginOtpWindowMinutes!: number;
 
   readonly driverAutoApprove!: boolean;
@@ -63,10 +67,10 @@ export class AppConfig {
   readonly routingRoadFactor!: number;
   readonly routingAverageSpeedKmh!: number;
   readonly locationFlushMs!: number;
+  /** A driver whose last heartbeat is older than this is not offered new rides. */
+  readonly driverLocationMaxAgeSeconds!: number;
   /** Ride details cache lifetime (0 = off); local writes and ride events invalidate sooner. */
   readonly rideCacheMs!: number;
-  /** Nearby-rides result cache lifetime (0 = off); ride events clear it sooner. */
-  readonly nearbyCacheMs!: number;
 
   readonly wsMaxMessagesPerSecond!: number;
   readonly wsMaxBufferedBytes!: number;
@@ -99,6 +103,10 @@ export class AppConfig {
     if (fixed !== undefined && !/^\d{4,10}$/.test(fixed)) {
       throw new ConfigError('OTP_DEV_FIXED_CODE', 'must be 4 to 10 digits');
     }
+    // A fixed code in production would let anyone sign in as anyone: refuse to start rather than ignore it.
+    if (fixed !== undefined && isProduction) {
+      throw new ConfigError('OTP_DEV_FIXED_CODE', 'must not be set when NODE_ENV=production (it is a development-only sign-in code)');
+    }
 
     const currency = read.string('CURRENCY', 'USD').toUpperCase();
     if (!/^[A-Z]{3}$/.test(currency)) throw new ConfigError('CURRENCY', 'must be an ISO 4217 code such as USD');
@@ -112,6 +120,8 @@ export class AppConfig {
       throw new ConfigError('REDIS_URL', 'must be a redis:// or rediss:// URL');
     }
 
+    const corsOrigins = parseCorsOrigins(read.list('CORS_ORIGINS'), isProduction);
+
     const config = Object.create(AppConfig.prototype) as AppConfig;
     return Object.freeze(
       Object.assign(config, {
@@ -120,6 +130,7 @@ export class AppConfig {
         host: read.string('HOST', '0.0.0.0'),
         logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
         trustProxy: read.bool('TRUST_PROXY', false),
+        corsOrigins,
         bodyLimitBytes: read.int('BODY_LIMIT_BYTES', 6 * 1024 * 1024, 1024, 100 * 1024 * 1024),
         shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
 
@@ -142,6 +153,8 @@ export class AppConfig {
         otpResendCooldownSeconds: read.int('OTP_RESEND_COOLDOWN_SECONDS', 30, 0, 3600),
         otpMaxPerHour: read.int('OTP_MAX_PER_HOUR', 10, 0, 10_000),
         authRateLimitPerIpPerMinute: read.int('AUTH_RATE_LIMIT_PER_IP_PER_MINUTE', 60, 0, 1_000_000),
+        bookingRateLimitPerHour: read.int('BOOKING_RATE_LIMIT_PER_HOUR', 30, 0, 1_000_000),
+        bidRateLimitPerMinute: read.int('BID_RATE_LIMIT_PER_MINUTE', 60, 0, 1_000_000),
         loginOtpWindowMinutes: read.int('LOGIN_OTP_WINDOW_MINUTES', 10, 1, 24 * 60),
 
         driverAutoApprove: read.bool('DRIVER_AUTO_APPROVE', nodeEnv === 'development'),
@@ -157,8 +170,8 @@ export class AppConfig {
         routingRoadFactor: read.number('ROUTING_ROAD_FACTOR', 1.3, 1, 3),
         routingAverageSpeedKmh: read.number('ROUTING_AVERAGE_SPEED_KMH', 30, 1, 200),
         locationFlushMs: read.int('LOCATION_FLUSH_MS', 1000, 50, 60_000),
+        driverLocationMaxAgeSeconds: read.int('DRIVER_LOCATION_MAX_AGE_SECONDS', 60, 1, 3600),
         rideCacheMs: read.int('RIDE_CACHE_MS', 1000, 0, 60_000),
-        nearbyCacheMs: read.int('NEARBY_CACHE_MS', 1000, 0, 60_000),
 
         wsMaxMessagesPerSecond: read.int('WS_MAX_MESSAGES_PER_SECOND', 20, 1, 10_000),
         wsMaxBufferedBytes: read.int('WS_MAX_BUFFERED_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024),
@@ -168,6 +181,26 @@ export class AppConfig {
       }),
     );
   }
+}
+
+function parseCorsOrigins(entries: string[], isProduction: boolean): readonly string[] {
+  for (const entry of entries) {
+    if (entry === '*') {
+      if (isProduction) throw new ConfigError('CORS_ORIGINS', 'must list exact origins in production, not *');
+      continue;
+    }
+    let origin: string | undefined;
+    try {
+      origin = new URL(entry).origin;
+    } catch {
+      origin = undefined;
+    }
+    // Browsers send the Origin header exactly as URL#origin spells it; anything else would never match.
+    if (origin !== entry || !/^https?:/.test(entry)) {
+      throw new ConfigError('CORS_ORIGINS', `must be a comma-separated list of origins such as https://admin.example.com (got "${entry}")`);
+    }
+  }
+  return Object.freeze([...new Set(entries)]);
 }
 
 class EnvReader {
@@ -181,6 +214,16 @@ class EnvReader {
 
   string(name: string, fallback: string): string {
     return this.optionalString(name) ?? fallback;
+  }
+
+  /** Comma-separated values, trimmed, empty ones dropped. */
+  list(name: string): string[] {
+    const value = this.optionalString(name);
+    if (value === undefined) return [];
+    return value
+      .split(',')
+      .map((v) => v.trim())
+      .filter((v) => v !== '');
   }
 
   oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {

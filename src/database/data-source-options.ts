@@ -8,6 +8,16 @@ import { MIGRATIONS } from './migrations';
 types.setTypeParser(types.builtins.INT8, (value) => Number(value));
 types.setTypeParser(types.builtins.NUMERIC, (value) => Number(value));
 
+/**
+ * Bounds that keep a database outage from turning into hanging requests: a request waiting for a
+ * pool connection gives up after CONNECT_TIMEOUT_MS (the filter answers 503), and no statement
+ * runs longer than STATEMENT_TIMEOUT_MS (no request of this service needs more than a fraction of
+ * it; a longer one means a stuck lock or an overloaded server). Constants, not settings: they are
+ * safety nets, not tuning knobs. A migration that needs longer can `SET LOCAL statement_timeout`.
+ */
+const CONNECT_TIMEOUT_MS = 2500;
+const STATEMENT_TIMEOUT_MS = 15_000;
+
 /** One definition of how we talk to PostgreSQL, shared by the app, the CLI and the TypeORM CLI. */
 export function buildDataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
   return {
@@ -27,7 +37,8 @@ export function buildDataSourceOptions(url: string, poolSize = 10): DataSourceOp
     logging: false,
     extra: {
       max: poolSize,
-      connectionTimeoutMillis: 5000,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      statement_timeout: STATEMENT_TIMEOUT_MS,
       idleTimeoutMillis: 30_000,
       application_name: 'ride-hailing',
     },

@@ -1,3 +1,4 @@
+import { executeCommand } from '../../src/cli/commands';
 import { createUser, fundWallet } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { accept, acceptedRide, bookingBody, bookRide, onlineDriver, placeBid, setStatus } from '../rides/ride-helpers';
@@ -91,5 +92,9 @@ describe('races', () => {
       Array.from({ length: 8 }, () => t.request({ method: 'POST', url: '/api/v1/rides/book', token: passenger.accessToken, payload: bookingBody() })),
     );
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+  });
+
+  it('after the races the books balance (ledger:check)', async () => {
+    expect(await executeCommand(t.app, ['ledger:check'])).toMatch(/^Ledger balanced: /);
   });
 });

@@ -15,10 +15,10 @@ describe('operator CLI commands (against the real application and database)', ()
 
   it('help lists every command', () => {
     const help = helpText();
-    for (const name of ['driver:approve', 'driver:reject', 'driver:suspend', 'user:block', 'user:unblock', 'wallet:credit', 'promo:create', 'help']) {
+    for (const name of ['driver:approve', 'driver:reject', 'driver:suspend', 'user:block', 'user:unblock', 'wallet:credit', 'promo:create', 'ledger:check', 'help']) {
       expect(help).toContain(name);
     }
-    expect(Object.keys(COMMANDS)).toHaveLength(7);
+    expect(Object.keys(COMMANDS)).toHaveLength(8);
   });
 
   it('an unknown command, a missing or extra argument, or a bad user id is a usage error', async () => {
@@ -138,5 +138,22 @@ describe('operator CLI commands (against the real application and database)', ()
     ).rejects.toThrow(DomainError);
     const [{ count }] = await t.db.query(`SELECT count(*)::int AS count FROM promo_codes WHERE code LIKE 'BAD%' OR code = 'X'`);
     expect(count).toBe(0);
+  });
+
+  it('ledger:check proves the books balance, and names every wallet and transfer that does not', async () => {
+    const user = await createUser(t);
+    await run('wallet:credit', String(user.id), '12.50', '--reason', 'ledger check');
+    expect(await run('ledger:check')).toMatch(/^Ledger balanced: \d+ wallets equal their entries, \d+ transfers sum to zero$/);
+    await expect(run('ledger:check', 'extra')).rejects.toThrow(CliUsageError);
+
+    const [wallet] = await t.db.query(`SELECT id FROM wallets WHERE user_id = $1`, [user.id]);
+    await t.db.query(`UPDATE wallets SET balance_minor = balance_minor + 1 WHERE id = $1`, [wallet.id]);
+    await expect(run('ledger:check')).rejects.toThrow(new RegExp(`wallet ${wallet.id} \\(user ${user.id}\\): balance 12.51 USD, entries 12.50 USD`));
+    await t.db.query(`UPDATE wallets SET balance_minor = balance_minor - 1 WHERE id = $1`, [wallet.id]);
+
+    const transfer = '5f1e7c3a-0000-4000-8000-000000000001';
+    await t.db.query(`INSERT INTO wallet_ledger_entries (wallet_id, transfer_id, amount_minor, kind, reason) VALUES ($1, $2, 100, 'funding', 'half a transfer')`, [wallet.id, transfer]);
+    await t.db.query(`UPDATE wallets SET balance_minor = balance_minor + 100 WHERE id = $1`, [wallet.id]);
+    await expect(run('ledger:check')).rejects.toThrow(new RegExp(`transfer ${transfer}: entries sum to 1.00 USD`));
   });
 });

@@ -141,4 +141,16 @@ describe('POST /api/v1/rides/book', () => {
     const bad = await t.request({ method: 'GET', url: '/api/v1/passenger/rides?limit=500', token: passenger.accessToken });
     expect(bad.statusCode).toBe(400);
   });
+
+  it('refuses a scheduled time without Z or an offset (400 naming the field), and writes nothing', async () => {
+    const passenger = await createUser(t);
+    const local = new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 19); // 2026-11-22T12:00:00
+    const res = await book(passenger.accessToken, bookingBody({ ride_type: 'per_hour', duration_minutes: 60, end_scheduled_at: local }));
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ statusCode: 400, details: [{ field: 'end_scheduled_at' }] });
+    const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM rides WHERE passenger_id = $1`, [passenger.id]);
+    expect(n).toBe(0);
+    const withOffset = await book(passenger.accessToken, bookingBody({ ride_type: 'per_hour', duration_minutes: 60, end_scheduled_at: `${local}+00:00` }));
+    expect(withOffset.statusCode).toBe(201);
+  });
 });

@@ -122,4 +122,16 @@ describe('POST /api/v1/rides/estimate', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().details.map((d: { field: string }) => d.field)).toContain(field);
   });
+
+  it('a promo that stops applying between estimate and booking is refused with its real reason, on the database clock', async () => {
+    const promos = t.get(PromoCodesService);
+    const expiring = await promos.createPromoCode({ code: 'BRIEFLY', discountType: 'fixed', discountValue: 100 });
+    const used = await promos.createPromoCode({ code: 'ONCEONLY', discountType: 'fixed', discountValue: 100, usageLimit: 1 });
+    await t.db.query(`UPDATE promo_codes SET valid_until = now() - interval '1 second' WHERE id = $1`, [expiring.id]);
+    await t.db.query(`UPDATE promo_codes SET used_count = 1 WHERE id = $1`, [used.id]);
+    const reasons = await t.db.transaction((m) => Promise.all([promos.redeem(expiring.id, m), promos.redeem(used.id, m)]));
+    expect(reasons).toEqual(['Promo code has expired', 'Promo code usage limit reached']);
+    const fresh = await promos.createPromoCode({ code: 'STILLGOOD', discountType: 'fixed', discountValue: 100 });
+    expect(await t.db.transaction((m) => promos.redeem(fresh.id, m))).toBeNull();
+  });
 });

@@ -1,4 +1,4 @@
-import { haversineKm } from '../../src/modules/rides/fare/geo';
+import { haversineKm } from '../../src/common/geo';
 import { RideExpiryJob } from '../../src/modules/rides/ride-expiry.job';
 import { createUser, TestUser } from '../support/factories';
 import { describeWithRedis, startRedis, TestRedis } from '../support/redis';
@@ -6,11 +6,11 @@ import { startTestApp, TestApp } from '../support/test-app';
 import { accept, acceptedRide, bookRide, cancel, Json, onlineDriver, placeBid, setStatus } from './ride-helpers';
 
 /**
- * The ride details and nearby caches (RIDE_CACHE_MS, NEARBY_CACHE_MS) must never show a change late
+ * The ride details cache (RIDE_CACHE_MS) and nearby must never show a change late
  * on the instance that made it, nor leak a ride. The TTLs here are a minute, so only invalidation can
  * make a change visible: a missed invalidation fails these tests instead of hiding behind a short TTL.
  */
-const CACHED = { RIDE_CACHE_MS: '60000', NEARBY_CACHE_MS: '60000', RIDE_EXPIRY_SWEEP_SECONDS: '3600' };
+const CACHED = { RIDE_CACHE_MS: '60000', RIDE_EXPIRY_SWEEP_SECONDS: '3600' };
 
 function getRide(t: TestApp, user: TestUser, rideId: string) {
   return t.request({ method: 'GET', url: `/api/v1/rides/${rideId}`, token: user.accessToken });
@@ -185,12 +185,12 @@ describe('ride details cache: visibility', () => {
   });
 });
 
-describe('nearby cache', () => {
+describe('nearby (no cache: every change shows at once)', () => {
   let t: TestApp;
   let uncached: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ env: CACHED });
-    uncached = await startTestApp({ databaseUrl: t.databaseUrl, env: { RIDE_CACHE_MS: '0', NEARBY_CACHE_MS: '0', RIDE_EXPIRY_SWEEP_SECONDS: '3600' } });
+    uncached = await startTestApp({ databaseUrl: t.databaseUrl, env: { RIDE_CACHE_MS: '0', RIDE_EXPIRY_SWEEP_SECONDS: '3600' } });
   });
   afterAll(async () => {
     await uncached.close();

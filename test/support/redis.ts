@@ -7,6 +7,8 @@ export interface TestRedis {
   url: string;
   client: Redis;
   stop(): Promise<void>;
+  /** For a spawned server: settles when its process has exited (after stop()). */
+  exited?: Promise<void>;
 }
 
 export function redisServerOnPath(): boolean {
@@ -57,12 +59,12 @@ export async function startRedis(): Promise<TestRedis> {
   return spawnRedis();
 }
 
-/** A throwaway redis-server on a random port (no persistence), with a connected client. */
-export async function spawnRedis(): Promise<TestRedis> {
-  const port = 20000 + Math.floor(Math.random() * 20000);
+/** A throwaway redis-server (no persistence), with a connected client: on `port` (a restart) or a random one. */
+export async function spawnRedis(port = 20000 + Math.floor(Math.random() * 20000)): Promise<TestRedis> {
   const server: ChildProcess = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], {
     stdio: 'ignore',
   });
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
   for (let attempt = 0; ; attempt += 1) {
     const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     try {
@@ -75,6 +77,7 @@ export async function spawnRedis(): Promise<TestRedis> {
           client.disconnect();
           server.kill();
         },
+        exited,
       };
     } catch (err) {
       client.disconnect();

@@ -30,6 +30,8 @@ const TEST_ENV: Record<string, string> = {
   DB_POOL_SIZE: '10',
   DRIVER_AUTO_APPROVE: 'true',
   AUTH_RATE_LIMIT_PER_IP_PER_MINUTE: '0',
+  BOOKING_RATE_LIMIT_PER_HOUR: '0',
+  BID_RATE_LIMIT_PER_MINUTE: '0',
   OTP_RESEND_COOLDOWN_SECONDS: '0',
   OTP_MAX_PER_HOUR: '0',
   UPLOAD_DIR: '.data/test-uploads',

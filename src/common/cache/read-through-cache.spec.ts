@@ -63,6 +63,24 @@ describe('ReadThroughCache', () => {
     expect(['b', 'c', 'd'].map((k) => cache.peek(k))).toEqual(['B', 'C', 'D']);
   });
 
+  it('evicts the least recently used entry, not the oldest one still being read', async () => {
+    const cache = new ReadThroughCache<string, string>({ ttlMs: 1000, maxEntries: 3, now });
+    for (const key of ['a', 'b', 'c']) await cache.get(key, async () => key.toUpperCase());
+    expect(cache.peek('a')).toBe('A'); // read: now the most recently used
+    await cache.get('d', async () => 'D');
+    expect(['a', 'b', 'c', 'd'].map((k) => cache.peek(k))).toEqual(['A', undefined, 'C', 'D']);
+  });
+
+  it('put stores a value from a write and detaches a load that read before it', async () => {
+    const cache = new ReadThroughCache<string, string | null>({ ttlMs: 1000, maxEntries: 10, now });
+    const { load, pending } = deferredLoader<string | null>();
+    const stale = cache.get('driver', load);
+    cache.put('driver', 'ride-2'); // the accept's event arrives while the load is in flight
+    pending[0]!.resolve(null); // the load read the database before the accept
+    expect(await stale).toBeNull();
+    expect(cache.peek('driver')).toBe('ride-2');
+  });
+
   it('does not store an absent value (undefined)', async () => {
     const cache = new ReadThroughCache<string, string>({ ttlMs: 1000, maxEntries: 3, now });
     const load = jest.fn(async () => undefined);

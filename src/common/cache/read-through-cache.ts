@@ -1,7 +1,7 @@
 export interface ReadThroughCacheOptions {
   /** How long a loaded value is served; 0 turns the cache off (every get loads). */
   ttlMs: number;
-  /** Bound on stored entries; the oldest goes first when it is reached. */
+  /** Bound on stored entries; the least recently used goes first when it is reached. */
   maxEntries: number;
   /** Clock, for tests. */
   now?: () => number;
@@ -23,7 +23,8 @@ interface Flight<V> {
  * - invalidate/clear also detach the loads in flight, so a value read before a write can never be
  *   stored after that write's invalidation, and callers arriving after it start a fresh load;
  * - entries expire `ttlMs` after their load started (never later than the data they saw + ttl);
- * - at most `maxEntries` entries (insertion order: the oldest is dropped first).
+ * - at most `maxEntries` entries: the least recently used is dropped first (a hit moves its entry to
+ *   the end of the map's order, so a full cache does not evict what is being read all the time).
  * A load that returns `undefined` is passed on but not stored (absence is not cached).
  */
 export class ReadThroughCache<K, V> {
@@ -51,9 +52,10 @@ export class ReadThroughCache<K, V> {
   peek(key: K): V | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
-    if (entry.expiresAt > this.now()) return entry.value;
     this.entries.delete(key);
-    return undefined;
+    if (entry.expiresAt <= this.now()) return undefined;
+    this.entries.set(key, entry);
+    return entry.value;
   }
 
   /** The fresh stored value, else the result of `load` (shared with every concurrent caller for this key). */
@@ -86,6 +88,16 @@ export class ReadThroughCache<K, V> {
     );
     this.flights.set(key, flight);
     return flight.promise;
+  }
+
+  /**
+   * Stores a value known from a write (an after-commit event), replacing the cached one and
+   * detaching a load in flight: a load that read the database before the write cannot overwrite it.
+   */
+  put(key: K, value: V): void {
+    if (this.ttlMs <= 0) return;
+    this.flights.delete(key);
+    this.store(key, value, this.now() + this.ttlMs);
   }
 
   /** Drops the key's value and detaches its load in flight (its result will not be stored). */

@@ -3,13 +3,19 @@ import { DomainEventHandler, DomainEventMap, DomainEventName } from './domain-ev
 import { EventBus } from './event-bus';
 import { LocalDispatcher } from './local-dispatcher';
 
-/** Single-instance bus: handlers run on the next tick so a publisher never waits for subscribers. */
+/**
+ * Single-instance bus. Handlers run at once, inside publish: publishers call it after their commit
+ * and before answering, so this instance's caches have forgotten the change before the writer's
+ * response leaves (read-your-writes), with no per-service invalidation call. Handlers are quick
+ * (cache invalidations, socket writes); slower work (a query) runs on its own promise, and a
+ * failing handler is isolated by the dispatcher.
+ */
 @Injectable()
 export class InProcessEventBus extends EventBus {
   private readonly dispatcher = new LocalDispatcher();
 
   publish<K extends DomainEventName>(name: K, payload: DomainEventMap[K]): void {
-    setImmediate(() => this.dispatcher.dispatch(name, payload));
+    this.dispatcher.dispatch(name, payload);
   }
 
   subscribe<K extends DomainEventName>(name: K, handler: DomainEventHandler<K>): () => void {

@@ -1,6 +1,6 @@
 import { Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import Redis from 'ioredis';
-import { createRedisConnection } from '../redis/redis.module';
+import { randomUUID } from 'node:crypto';
 import { DomainEventHandler, DomainEventMap, DomainEventName } from './domain-events';
 import { EventBus } from './event-bus';
 import { LocalDispatcher } from './local-dispatcher';
@@ -8,31 +8,40 @@ import { LocalDispatcher } from './local-dispatcher';
 /** The one channel every instance publishes to and listens on; the envelope names the event. */
 export const DOMAIN_EVENTS_CHANNEL = 'ride-hailing:domain-events';
 const QUIT_TIMEOUT_MS = 2000;
+const PUBLISHER_READY_TIMEOUT_MS = 5000;
 
 interface Envelope {
   name: DomainEventName;
   payload: unknown;
+  /** The publishing instance, which has delivered the event to its own subscribers already. */
+  origin?: string;
 }
 
 /**
  * Multi-instance bus over Redis pub/sub: one connection publishes, one subscribes (a subscribed
- * connection can run no other command). Every instance, the publisher included, receives each event
- * once through its subscription, so handlers behave the same whichever instance published.
- * Pub/sub is at-most-once: an event published while Redis is unreachable is delivered to this
- * instance only (logged), and clients resynchronise through ride_snapshot on reconnect.
+ * connection can run no other command). The publishing instance delivers each event to its own
+ * subscribers at once, inside publish (as the in-process bus does: the writer's caches forget the
+ * change before it answers) and ignores its own envelope
+ * when it comes back through the subscription; every other instance gets it through Redis, once.
+ * So a Redis outage never delays this instance's clients. Pub/sub is at-most-once: an event
+ * published while Redis is unreachable reaches this instance only (logged once per outage), and
+ * clients of other instances resynchronise through ride_snapshot on reconnect.
  */
 export class RedisEventBus extends EventBus implements OnModuleInit, OnApplicationShutdown {
   private readonly dispatcher = new LocalDispatcher();
   private readonly logger = new Logger('RedisEventBus');
   private readonly publisher: Redis;
   private readonly subscriber: Redis;
+  private readonly instanceId = randomUUID();
+  private publishingFailed = false;
 
   constructor(
     url: string,
     private readonly channel: string = DOMAIN_EVENTS_CHANNEL,
   ) {
     super();
-    this.publisher = createRedisConnection(url, 'ride-hailing-events-pub');
+    // No offline queue: while Redis is down a publish fails at once instead of waiting through retries.
+    this.publisher = new Redis(url, { connectionName: 'ride-hailing-events-pub', enableOfflineQueue: false, maxRetriesPerRequest: 0 });
     // Connected in onModuleInit: a SUBSCRIBE sent before ioredis's ready check (INFO) makes that check
     // fail with "only subscriber commands may be used", and the connection comes back unsubscribed.
     this.subscriber = new Redis(url, { connectionName: 'ride-hailing-events-sub', lazyConnect: true, maxRetriesPerRequest: 2 });
@@ -48,6 +57,7 @@ export class RedisEventBus extends EventBus implements OnModuleInit, OnApplicati
   async onModuleInit(): Promise<void> {
     await this.subscriber.connect();
     await this.subscriber.subscribe(this.channel);
+    await waitUntilReady(this.publisher, PUBLISHER_READY_TIMEOUT_MS);
   }
 
   /** QUIT lets queued publishes go out; bounded, then cut, so a Redis outage cannot hold the shutdown (or reconnect forever). */
@@ -56,16 +66,29 @@ export class RedisEventBus extends EventBus implements OnModuleInit, OnApplicati
   }
 
   publish<K extends DomainEventName>(name: K, payload: DomainEventMap[K]): void {
-    const envelope: Envelope = { name, payload };
-    this.publisher.publish(this.channel, JSON.stringify(envelope)).catch((err: unknown) => {
-      // Better that this instance's own clients get the event than nobody does.
-      this.logger.error({ err, event: name, msg: 'Redis publish failed; delivering on this instance only' });
-      this.dispatcher.dispatch(name, payload);
-    });
+    this.dispatcher.dispatch(name, payload);
+    const envelope: Envelope = { name, payload, origin: this.instanceId };
+    this.publisher.publish(this.channel, JSON.stringify(envelope)).then(
+      () => this.publishRecovered(),
+      (err: unknown) => this.publishFailed(err, name),
+    );
   }
 
   subscribe<K extends DomainEventName>(name: K, handler: DomainEventHandler<K>): () => void {
     return this.dispatcher.add(name, handler);
+  }
+
+  /** Logged once per outage, not once per event. */
+  private publishFailed(err: unknown, event: string): void {
+    if (this.publishingFailed) return;
+    this.publishingFailed = true;
+    this.logger.error({ err, event, msg: 'Redis publish failed; events reach this instance only until Redis is back' });
+  }
+
+  private publishRecovered(): void {
+    if (!this.publishingFailed) return;
+    this.publishingFailed = false;
+    this.logger.log('Redis publish works again; events reach every instance');
   }
 
   private receive(message: string): void {
@@ -80,8 +103,23 @@ export class RedisEventBus extends EventBus implements OnModuleInit, OnApplicati
       this.logger.warn({ msg: 'Ignoring an event without name or payload from Redis' });
       return;
     }
+    if (envelope.origin === this.instanceId) return;
     this.dispatcher.dispatch(envelope.name, envelope.payload as DomainEventMap[DomainEventName]);
   }
+}
+
+/** Bounded: start-up must not hang on a Redis that is down (publishes then fail fast and are logged). */
+async function waitUntilReady(connection: Redis, timeoutMs: number): Promise<void> {
+  if (connection.status === 'ready') return;
+  let timer: NodeJS.Timeout | undefined;
+  let onReady: (() => void) | undefined;
+  await new Promise<void>((resolve) => {
+    onReady = resolve;
+    timer = setTimeout(resolve, timeoutMs);
+    connection.once('ready', resolve);
+  });
+  clearTimeout(timer);
+  if (onReady) connection.off('ready', onReady);
 }
 
 async function closeConnection(connection: Redis): Promise<void> {

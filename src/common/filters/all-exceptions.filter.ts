@@ -1,18 +1,22 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../errors/domain.error';
 import { describeFrameworkError, ErrorBody, errorBody } from '../http/error-body';
-import { AppErrorCode, ERROR_STATUS } from './error-status.map';
+import { ERROR_STATUSES, ErrorStatuses } from './error-statuses.token';
 import { ValidationFailedException } from '../http/validation.pipe';
+import { OUTAGE_RETRY_AFTER_SECONDS, recogniseOutage } from '../errors/outage';
 
 /**
  * The single place where failures become HTTP responses: domain errors through the status map,
- * framework errors by their status, anything else a 500 that carries the request id and nothing
- * of the cause (the cause goes to the log in full).
+ * framework errors by their status, an unreachable database or Redis a 503 with Retry-After (the
+ * client did nothing wrong and may retry), anything else a 500 that carries the request id and
+ * nothing of the cause (the cause goes to the log in full).
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
+
+  constructor(@Inject(ERROR_STATUSES) private readonly statuses: ErrorStatuses) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') return;
@@ -26,7 +30,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   toBody(exception: unknown, request: FastifyRequest): { body: ErrorBody; retryAfter?: number } {
     if (exception instanceof DomainError) {
-      const status = ERROR_STATUS[exception.code as AppErrorCode];
+      const status = this.statuses[exception.code];
       if (status !== undefined) {
         return {
           body: errorBody(status, exception.message, exception.details),
@@ -47,6 +51,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
       if (framework) return { body: errorBody(framework.status, framework.message) };
     }
     const correlationId = String(request.id);
+    const outage = recogniseOutage(exception);
+    if (outage) {
+      this.logger.warn({ err: exception, request_id: correlationId, url: request.url, dependency: outage.dependency }, 'Dependency unavailable');
+      return { body: errorBody(503, outage.message), retryAfter: OUTAGE_RETRY_AFTER_SECONDS };
+    }
     this.logger.error({ err: exception, request_id: correlationId, url: request.url }, 'Unhandled error');
     const body = errorBody(500, `Internal server error (correlation id ${correlationId})`);
     body.correlation_id = correlationId;

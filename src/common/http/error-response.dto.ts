@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 export class FieldErrorDto {
   @ApiProperty({ example: 'pickup.latitude' }) field!: string;
-  @ApiProperty({ example: 'pickup.latitude must not be greater than 90' }) message!: string;
+  @ApiProperty({ example: 'pickup.latitude must be a latitude string or number' }) message!: string;
 }
 
 /** The error shape of every 4xx and 5xx response (CONTRACT.md section 2). */

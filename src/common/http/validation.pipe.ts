@@ -61,8 +61,9 @@ class AppValidationPipe implements PipeTransform<unknown, unknown> {
     // A custom parameter decorator (@CurrentUser) is never validated (validateCustomDecorators is
     // off) and ValidationPipe hands its value back unchanged: say so without its checks.
     if (metadata.type === 'custom') return value;
-    // Hot DTOs (registerFastValidation): a body that certainly passes skips the machinery below.
-    if (this.fast && metadata.type === 'body') {
+    // A body or query that certainly passes (the shortcut compiled from the DTO's decorators)
+    // skips the machinery below.
+    if (this.fast && (metadata.type === 'body' || metadata.type === 'query')) {
       const dto = fastTransform(metadata.metatype, value);
       if (dto) return dto;
     }

@@ -3,6 +3,8 @@ import { CreateUsersAndWallets1763800001000 } from './1763800001000-create-users
 import { CreateMarketplace1763800002000 } from './1763800002000-create-marketplace';
 import { CreateTypeormMetadata1763800007000 } from './1763800007000-create-typeorm-metadata';
 import { UsersFillfactor1763800008700 } from './1763800008700-users-fillfactor';
+import { UsersSessionRevocation1763800009300 } from './1763800009300-users-session-revocation';
+import { RidesPickupVector1763800009400 } from './1763800009400-rides-pickup-vector';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -11,4 +13,6 @@ export const MIGRATIONS = [
   CreateMarketplace1763800002000,
   CreateTypeormMetadata1763800007000,
   UsersFillfactor1763800008700,
+  UsersSessionRevocation1763800009300,
+  RidesPickupVector1763800009400,
 ];

@@ -8,6 +8,7 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiTags,
+  ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
 import { CurrentUser, RequiresRegistration, Roles } from '../../common/auth/auth.decorators';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
@@ -34,6 +35,7 @@ export class BidsController {
   @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'Not an approved, online driver of the ride’s category' })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'Ride no longer requested, driver busy, or bid no longer pending' })
+  @ApiTooManyRequestsResponse({ type: ErrorResponseDto, description: 'More than BID_RATE_LIMIT_PER_MINUTE bids this minute' })
   submit(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string, @Body() dto: SubmitBidDto): Promise<JsonObject> {
     return this.bids.submit(user.id, rideId, dto.amount, dto.eta_minutes);
   }

@@ -1,3 +1,4 @@
+import { RateLimitModule } from '../../common/rate-limit/rate-limit.module';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DriversModule } from '../drivers/drivers.module';
@@ -9,7 +10,8 @@ import { BidsService } from './bids.service';
 import { BidEntity } from './entities/bid.entity';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([BidEntity]), RidesModule, DriversModule, WalletsModule],
+  imports: [
+    RateLimitModule,TypeOrmModule.forFeature([BidEntity]), RidesModule, DriversModule, WalletsModule],
   controllers: [BidsController],
   providers: [BidsRepository, BidsService],
   exports: [BidsService],

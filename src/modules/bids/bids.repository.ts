@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { rowsOf } from '../rides/repositories/sql-result';
 
 export interface BidRow {
   id: string;
@@ -38,28 +37,30 @@ export class BidsRepository {
     return rows[0];
   }
 
-  async lockOnRide(bidId: string, rideId: string, manager: EntityManager): Promise<BidRow | undefined> {
-    const rows: BidRow[] = await manager.query(`SELECT ${COLUMNS} FROM bids WHERE id = $1 AND ride_id = $2 FOR UPDATE`, [bidId, rideId]);
-    return rows[0];
+  /**
+   * Every bid row an acceptance of the driver's bid on this ride changes, locked in one statement in
+   * id order: the ride's pending bids and the driver's pending bids on other rides. Two acceptances
+   * that share bid rows (two drivers bidding on two rides, both accepted at once) take them in the
+   * same order, so one waits for the other instead of the two deadlocking.
+   */
+  async lockPendingForAcceptance(rideId: string, driverId: number, manager: EntityManager): Promise<BidRow[]> {
+    return manager.query(
+      `SELECT ${COLUMNS} FROM bids WHERE (ride_id = $1 OR driver_id = $2) AND status = 'pending' ORDER BY id FOR UPDATE`,
+      [rideId, driverId],
+    );
   }
 
   /**
-   * The winner is accepted, the ride's other pending bids rejected (returns their drivers), and the
-   * winner's pending bids on other rides withdrawn (the driver is busy now).
+   * Settles the rows locked by lockPendingForAcceptance: the winner accepted, the ride's other bids
+   * rejected (their drivers are returned), the winner's bids on other rides withdrawn (busy now).
    */
-  async settleAcceptance(rideId: string, bidId: string, driverId: number, manager: EntityManager): Promise<number[]> {
-    await manager.query(`UPDATE bids SET status = 'accepted', updated_at = now() WHERE id = $1`, [bidId]);
-    const rejected = rowsOf<{ driver_id: number }>(
-      await manager.query(
-        `UPDATE bids SET status = 'rejected', updated_at = now()
-          WHERE ride_id = $1 AND id <> $2 AND status = 'pending' RETURNING driver_id`,
-        [rideId, bidId],
-      ),
-    );
+  async settleAcceptance(rideId: string, winner: BidRow, locked: BidRow[], manager: EntityManager): Promise<number[]> {
     await manager.query(
-      `UPDATE bids SET status = 'withdrawn', updated_at = now() WHERE driver_id = $1 AND ride_id <> $2 AND status = 'pending'`,
-      [driverId, rideId],
+      `UPDATE bids SET updated_at = now(),
+              status = CASE WHEN id = $1 THEN 'accepted' WHEN ride_id = $2 THEN 'rejected' ELSE 'withdrawn' END
+        WHERE id = ANY($3::uuid[])`,
+      [winner.id, rideId, locked.map((b) => b.id)],
     );
-    return rejected.map((r) => r.driver_id);
+    return locked.filter((b) => b.ride_id === rideId && b.id !== winner.id).map((b) => b.driver_id);
   }
 }

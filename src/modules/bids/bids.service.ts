@@ -4,6 +4,8 @@ import { CommonError } from '../../common/errors/common.errors';
 import type { JsonObject } from '../../common/events/domain-events';
 import { EventBus } from '../../common/events/event-bus';
 import { toMinor } from '../../common/money';
+import { RateLimiter } from '../../common/rate-limit/rate-limiter';
+import { AppConfig } from '../../config/app-config';
 import { DriversService } from '../drivers/drivers.service';
 import { DriverError } from '../drivers/drivers.errors';
 import { isUuid, RidesService } from '../rides/rides.service';
@@ -22,6 +24,8 @@ export class BidsService {
     private readonly drivers: DriversService,
     private readonly wallets: WalletsService,
     private readonly events: EventBus,
+    private readonly limiter: RateLimiter,
+    private readonly config: AppConfig,
   ) {}
 
   /** Places or replaces the driver's bid on a requested ride (approved, online, free, category served). */
@@ -29,6 +33,8 @@ export class BidsService {
     if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
     const amountMinor = toMinor(amount);
     if (amountMinor === undefined || amountMinor <= 0) throw CommonError.validation('amount', 'amount must be positive with at most 2 decimals');
+    // Bid storms are bounded per driver (OWASP API6).
+    await this.limiter.enforce(`bid:${driverId}`, this.config.bidRateLimitPerMinute, 60);
     const driver = await this.drivers.getDriver(driverId);
     if (driver.status !== 'approved') throw new DriverError('DRIVER_NOT_APPROVED');
     if (!driver.is_online) throw new BidError('DRIVER_CANNOT_BID');
@@ -53,9 +59,10 @@ export class BidsService {
   }
 
   /**
-   * Exactly-once acceptance: the ride row is locked, then the driver and the bid; the ride must still
-   * be requested, the bid pending, the driver free (also enforced by rides_driver_live_uq) and, for
-   * wallet rides, the balance must cover the amount. Events go out after commit.
+   * Exactly-once acceptance: the ride row is locked, then the bid rows the acceptance settles; the
+   * ride must still be requested, the bid pending, the driver approved and free (also enforced by
+   * rides_driver_live_uq) and, for wallet rides, the balance must cover the amount. Events go out
+   * after commit.
    */
   async accept(user: AuthenticatedUser, rideId: string, bidId: string): Promise<JsonObject> {
     if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
@@ -66,12 +73,14 @@ export class BidsService {
       const seen = await this.bids.findOnRide(bidId, rideId, manager);
       if (!seen) throw new BidError('BID_NOT_FOUND');
       if (ride.status !== 'requested' || ride.is_past_expiry) throw new RideError('RIDE_NOT_REQUESTED');
-      // Lock order ride → driver → bid: acceptance withdraws the driver's bids on other rides, so a
-      // bid row must never be held while waiting for a driver row (that would deadlock).
-      const driver = await this.drivers.lockDriver(seen.driver_id, manager);
+      // Lock order: the ride, then the bid rows (in id order). The driver's row is read, not locked:
+      // heartbeat flushes update it, and the partial unique index rides_driver_live_uq is what
+      // guarantees that a driver never holds two live rides.
+      const locked = await this.bids.lockPendingForAcceptance(rideId, seen.driver_id, manager);
+      const bid = locked.find((b) => b.id === bidId);
+      if (!bid) throw new BidError('BID_NOT_PENDING');
+      const driver = await this.drivers.findDriver(bid.driver_id, manager);
       if (!driver || driver.status !== 'approved') throw new BidError('DRIVER_BUSY', 'Driver is no longer available');
-      const bid = (await this.bids.lockOnRide(bidId, rideId, manager))!;
-      if (bid.status !== 'pending') throw new BidError('BID_NOT_PENDING');
       if (await this.rides.driverHasAssignedRide(bid.driver_id, manager)) throw new BidError('DRIVER_BUSY');
       if (ride.payment_method === 'wallet' && !(await this.wallets.covers(user.id, bid.amount_minor, manager))) {
         throw new WalletError('INSUFFICIENT_FUNDS');
@@ -79,15 +88,13 @@ export class BidsService {
       if (!(await this.rides.assignDriver(rideId, bid.driver_id, bid.id, bid.amount_minor, manager))) {
         throw new BidError('DRIVER_BUSY');
       }
-      const rejected = await this.bids.settleAcceptance(rideId, bid.id, bid.driver_id, manager);
+      const rejected = await this.bids.settleAcceptance(rideId, bid, locked, manager);
       await this.rides.recordRideEvents(
         [{ rideId, from: 'requested', to: 'accepted', actorUserId: user.id, actorRole: 'passenger' }],
         manager,
       );
       return { ride: await this.rides.rideJson(rideId, manager), driverId: bid.driver_id, rejected };
     });
-    this.rides.noteRideChanged(rideId, true);
-    this.rides.noteDriverAssigned(result.driverId, rideId, user.id);
     this.events.publish('ride.accepted', {
       ride_id: rideId,
       passenger_id: user.id,

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../../common/events/domain-events';
 import type { DriverRow, PendingLocation } from './drivers.repository';
 
-/** The driver profile of CONTRACT.md 4a; `latest` (the heartbeat not yet flushed) wins over the row. */
+/** The driver profile of CONTRACT.md 4a; `latest` (the live store's heartbeat) wins over the row. */
 export function driverProfileToJson(row: DriverRow, latest?: PendingLocation): JsonObject {
   const location = latest
     ? { latitude: latest.latitude, longitude: latest.longitude, heading: latest.heading, speed: latest.speed, accuracy: latest.accuracy }

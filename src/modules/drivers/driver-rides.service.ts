@@ -1,3 +1,4 @@
+import { NEARBY_DEFAULT_RADIUS_KM } from './dto/nearby-rides-query.dto';
 import { Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import type { JsonObject } from '../../common/events/domain-events';
@@ -7,8 +8,6 @@ import { DriverLocationsService } from './driver-locations.service';
 import { DriversService } from './drivers.service';
 import { DriverError } from './drivers.errors';
 
-export const NEARBY_DEFAULT_RADIUS_KM = 5;
-export const NEARBY_MAX_RADIUS_KM = 50;
 const NEARBY_LIMIT = 50;
 
 /** The driver's view of rides: nearby requests, the active ride, earnings. */
@@ -23,7 +22,7 @@ export class DriverRidesService {
 
   /**
    * Requested rides the driver could take, nearest first. The point defaults to the driver's latest
-   * position (this instance's memory first, then the stored one). Approved drivers only. The answer
+   * position (the live store, which has the newest heartbeat from any instance, then the table). Approved drivers only. The answer
    * is the serialised JSON array (the hot path skips JSON.stringify).
    */
   async nearby(driverId: number, latitude: number | undefined, longitude: number | undefined, radiusKm: number | undefined): Promise<string> {
@@ -31,7 +30,7 @@ export class DriverRidesService {
     if (driver.status !== 'approved') throw new DriverError('DRIVER_NOT_APPROVED');
     let point = latitude !== undefined && longitude !== undefined ? { latitude, longitude } : undefined;
     if (!point) {
-      const latest = this.locations.latestOf(driverId);
+      const latest = await this.locations.latestOf(driverId);
       if (latest) point = latest;
       else if (driver.last_latitude !== null && driver.last_longitude !== null) {
         point = { latitude: driver.last_latitude, longitude: driver.last_longitude };
@@ -41,7 +40,7 @@ export class DriverRidesService {
     return this.rides.findRequestedNearBody({
       latitude: point.latitude,
       longitude: point.longitude,
-      radiusKm: Math.min(radiusKm ?? NEARBY_DEFAULT_RADIUS_KM, NEARBY_MAX_RADIUS_KM),
+      radiusKm: radiusKm ?? NEARBY_DEFAULT_RADIUS_KM,
       vehicleCategoryId: driver.vehicle_category_id,
       limit: NEARBY_LIMIT,
     });

@@ -6,7 +6,6 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
 import { CurrentUser, RequiresRegistration, Roles } from '../../common/auth/auth.decorators';
@@ -18,14 +17,18 @@ import { ActiveRideResponseDto, RideResponseDto } from '../rides/dto/ride-respon
 import type { ActiveRideSnapshot } from '../rides/rides.service';
 import { DriverLocationsService } from './driver-locations.service';
 import { DriverRidesService } from './driver-rides.service';
+import type { PendingLocation } from './drivers.repository';
 import { DriversService } from './drivers.service';
 import { DriverProfileResponseDto, EarningsResponseDto, LocationAcceptedResponseDto } from './dto/driver-response.dto';
 import { EarningsQueryDto } from './dto/earnings-query.dto';
-import { NearbyRidesQueryDto } from './dto/nearby-rides-query.dto';
-import { NearbyRidesQueryPipe } from './dto/nearby-rides-query.pipe';
+import { NEARBY_DEFAULT_RADIUS_KM, NEARBY_MAX_RADIUS_KM, NearbyRidesQueryDto } from './dto/nearby-rides-query.dto';
 import { UpdateDriverProfileDto } from './dto/update-driver-profile.dto';
 import { UpdateDriverStatusDto } from './dto/update-driver-status.dto';
 import { UpdateLocationDto } from './dto/update-location.dto';
+
+function locationAccepted(p: PendingLocation): JsonObject {
+  return { latitude: p.latitude, longitude: p.longitude, heading: p.heading, speed: p.speed, accuracy: p.accuracy, recorded_at: p.at.toISOString() };
+}
 
 @ApiTags('driver')
 @ApiBearerAuth()
@@ -66,25 +69,28 @@ export class DriversController {
   @Put('location')
   @ApiOperation({
     summary: 'Location heartbeat',
-    description: 'Kept in memory and written in batches; the passenger of the driver’s current ride gets driver_location.',
+    description:
+      'Counts for matching as soon as it is answered, on every instance; written to the database in batches. ' +
+      'To stay matchable (receive ride_requested) an online driver app must send a heartbeat at least every ' +
+      'DRIVER_LOCATION_MAX_AGE_SECONDS (default 60 s); every 5-10 s is recommended. A driver silent for longer ' +
+      'is not offered new rides until the next heartbeat. The passenger of the driver’s current ride gets driver_location.',
   })
   @ApiOkResponse({ type: LocationAcceptedResponseDto })
   @ApiBadRequestResponse({ type: ErrorResponseDto })
-  updateLocation(@CurrentUser() user: AuthenticatedUser, @Body() dto: UpdateLocationDto): JsonObject {
-    const p = this.locations.record(user.id, dto);
-    return { latitude: p.latitude, longitude: p.longitude, heading: p.heading, speed: p.speed, accuracy: p.accuracy, recorded_at: p.at.toISOString() };
+  updateLocation(@CurrentUser() user: AuthenticatedUser, @Body() dto: UpdateLocationDto): JsonObject | Promise<JsonObject> {
+    const recorded = this.locations.record(user.id, dto);
+    return recorded instanceof Promise ? recorded.then(locationAccepted) : locationAccepted(recorded);
   }
 
   @Get('rides/nearby')
   @ApiOperation({
     summary: 'Requested rides near the driver, nearest first (approved drivers only)',
-    description: 'Point defaults to the last location; radius_km defaults to 5, at most 50; at most 50 rides, each with distance_km.',
+    description: `Point defaults to the last location; radius_km defaults to ${NEARBY_DEFAULT_RADIUS_KM}, at most ${NEARBY_MAX_RADIUS_KM}; at most 50 rides, each with distance_km.`,
   })
   @ApiOkResponse({ type: RideResponseDto, isArray: true })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Bad coordinates, or no location known yet' })
-  @ApiQuery({ type: NearbyRidesQueryDto })
   @Header('Content-Type', 'application/json; charset=utf-8')
-  nearby(@CurrentUser() user: AuthenticatedUser, @Query(NearbyRidesQueryPipe) q: Readonly<NearbyRidesQueryDto>): Promise<string> {
+  nearby(@CurrentUser() user: AuthenticatedUser, @Query() q: NearbyRidesQueryDto): Promise<string> {
     if ((q.latitude === undefined) !== (q.longitude === undefined)) {
       throw CommonError.validation(q.latitude === undefined ? 'latitude' : 'longitude', 'Send latitude and longitude together');
     }

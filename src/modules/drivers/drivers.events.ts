@@ -1,2 +1,12 @@
-/** Events this module publishes (payloads in src/common/events/domain-events.ts). */
-export const DRIVER_EVENTS = ['driver.location_updated'] as const;
+/**
+ * Events this module publishes, added to the domain events by declaration merging (the bus in
+ * common/ knows no module). driver.location_updated's payload is in common/events/domain-events.ts.
+ */
+declare module '../../common/events/domain-events' {
+  interface DomainEventMap {
+    /** The driver's public vehicle profile changed: every instance forgets the rides showing it. */
+    'driver.profile_changed': { user_id: number };
+  }
+}
+
+export const DRIVER_EVENTS = ['driver.location_updated', 'driver.profile_changed'] as const;

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { REDIS_CLIENT, RedisClient } from '../../common/redis/redis.module';
+import { AppConfig } from '../../config/app-config';
 import { RidesModule } from '../rides/rides.module';
 import { DriverLocationsService } from './driver-locations.service';
 import { DriverRidesService } from './driver-rides.service';
@@ -7,11 +9,28 @@ import { DriversController } from './drivers.controller';
 import { DriversRepository } from './drivers.repository';
 import { DriversService } from './drivers.service';
 import { DriverEntity } from './entities/driver.entity';
+import { LivePositionStore } from './live-positions.store';
+import { MemoryLivePositionStore } from './memory-live-positions';
+import { RedisLivePositionStore } from './redis-live-positions';
 
 @Module({
   imports: [TypeOrmModule.forFeature([DriverEntity]), RidesModule],
   controllers: [DriversController],
-  providers: [DriversRepository, DriverLocationsService, DriversService, DriverRidesService],
+  providers: [
+    DriversRepository,
+    DriverLocationsService,
+    DriversService,
+    DriverRidesService,
+    {
+      // One instance sees every heartbeat without Redis; with it, every instance shares one store.
+      provide: LivePositionStore,
+      inject: [REDIS_CLIENT, AppConfig],
+      useFactory: (redis: RedisClient, config: AppConfig): LivePositionStore => {
+        const maxAgeMs = config.driverLocationMaxAgeSeconds * 1000;
+        return redis ? new RedisLivePositionStore(redis, config.redisKeyPrefix, maxAgeMs) : new MemoryLivePositionStore(maxAgeMs);
+      },
+    },
+  ],
   exports: [DriversService],
 })
 export class DriversModule {}

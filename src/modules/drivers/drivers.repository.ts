@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { GeoPoint } from '../../common/events/domain-events';
-import { sqlHaversineKm } from '../rides/fare/geo';
-import { rowsOf } from '../rides/repositories/sql-result';
+import { rowsOf } from '../../common/database/sql-results';
 
 export type DriverApprovalStatus = 'pending' | 'approved' | 'rejected' | 'suspended';
 
@@ -50,8 +48,6 @@ export interface PendingLocation {
 const COLUMNS = `user_id, status, is_online, vehicle_category_id, vehicle_make, vehicle_model, vehicle_plate, vehicle_color,
   vehicle_year, license_number, rating, last_latitude, last_longitude, last_heading, last_speed, last_accuracy, last_location_at`;
 
-const KM_PER_DEGREE = 111.195;
-
 @Injectable()
 export class DriversRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -62,12 +58,6 @@ export class DriversRepository {
 
   async findByUserId(userId: number, manager?: EntityManager): Promise<DriverRow | undefined> {
     const rows: DriverRow[] = await this.m(manager).query(`SELECT ${COLUMNS} FROM drivers WHERE user_id = $1`, [userId]);
-    return rows[0];
-  }
-
-  /** Locks the driver's row for the rest of the caller's transaction (accepting a bid). */
-  async lockByUserId(userId: number, manager: EntityManager): Promise<DriverRow | undefined> {
-    const rows: DriverRow[] = await manager.query(`SELECT ${COLUMNS} FROM drivers WHERE user_id = $1 FOR UPDATE`, [userId]);
     return rows[0];
   }
 
@@ -107,40 +97,48 @@ export class DriversRepository {
   }
 
   /**
-   * Approved, online drivers serving the category (or every category) whose last position is within
-   * the radius. The partial index drivers_online_idx narrows to online approved drivers of the
-   * category; the location columns are deliberately unindexed (heartbeats must stay HOT updates),
-   * so a latitude band and then the exact haversine filter those.
+   * Of the candidate ids (drivers heard from near a pickup), those approved, online and serving the
+   * category (or every category): one lookup by primary key.
    */
-  async findOnlineIdsNear(vehicleCategoryId: number, point: GeoPoint, radiusKm: number): Promise<number[]> {
-    const band = radiusKm / KM_PER_DEGREE;
+  async filterMatchable(candidateIds: number[], vehicleCategoryId: number): Promise<number[]> {
+    if (candidateIds.length === 0) return [];
     const rows: Array<{ user_id: number }> = await this.dataSource.query(
       `SELECT user_id FROM drivers
-        WHERE is_online AND status = 'approved'
-          AND (vehicle_category_id = $1 OR vehicle_category_id IS NULL)
-          AND last_latitude BETWEEN $2::float8 - $5::float8 AND $2::float8 + $5::float8
-          AND ${sqlHaversineKm('$2::float8', '$3::float8', 'last_latitude', 'last_longitude')} <= $4::float8`,
-      [vehicleCategoryId, point.latitude, point.longitude, radiusKm, band],
+        WHERE user_id = ANY($1::int[]) AND is_online AND status = 'approved'
+          AND (vehicle_category_id = $2 OR vehicle_category_id IS NULL)`,
+      [candidateIds, vehicleCategoryId],
     );
     return rows.map((r) => r.user_id);
   }
 
-  /** Writes many heartbeats in one statement; the rows' indexed columns are untouched (HOT update). */
-  async writeLocations(batch: PendingLocation[]): Promise<void> {
-    if (batch.length === 0) return;
-    const params: unknown[] = [];
-    const tuples = batch.map((p, i) => {
-      params.push(p.driverId, p.latitude, p.longitude, p.heading, p.speed, p.accuracy, p.at);
-      const o = i * 7;
-      return `($${o + 1}::int, $${o + 2}::float8, $${o + 3}::float8, $${o + 4}::float8, $${o + 5}::float8, $${o + 6}::float8, $${o + 7}::timestamptz)`;
+  /**
+   * Writes one chunk of heartbeats (the caller keeps chunks small and sorted by id). The rows are
+   * locked in user_id order first, so two instances writing overlapping chunks wait for each other
+   * instead of deadlocking; the UPDATE alone would lock in whatever order its plan visits rows. The
+   * rows' indexed columns are untouched (HOT update).
+   */
+  async writeLocations(chunk: PendingLocation[]): Promise<void> {
+    if (chunk.length === 0) return;
+    const ids = chunk.map((p) => p.driverId);
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT 1 FROM drivers WHERE user_id = ANY($1::int[]) ORDER BY user_id FOR NO KEY UPDATE`, [ids]);
+      await manager.query(
+        `UPDATE drivers d
+            SET last_latitude = v.lat, last_longitude = v.lng, last_heading = v.heading, last_speed = v.speed,
+                last_accuracy = v.accuracy, last_location_at = v.at
+           FROM unnest($1::int[], $2::float8[], $3::float8[], $4::float8[], $5::float8[], $6::float8[], $7::timestamptz[])
+                AS v(user_id, lat, lng, heading, speed, accuracy, at)
+          WHERE d.user_id = v.user_id AND (d.last_location_at IS NULL OR d.last_location_at <= v.at)`,
+        [
+          ids,
+          chunk.map((p) => p.latitude),
+          chunk.map((p) => p.longitude),
+          chunk.map((p) => p.heading),
+          chunk.map((p) => p.speed),
+          chunk.map((p) => p.accuracy),
+          chunk.map((p) => p.at.toISOString()),
+        ],
+      );
     });
-    await this.dataSource.query(
-      `UPDATE drivers d
-          SET last_latitude = v.lat, last_longitude = v.lng, last_heading = v.heading, last_speed = v.speed,
-              last_accuracy = v.accuracy, last_location_at = v.at
-         FROM (VALUES ${tuples.join(', ')}) AS v(user_id, lat, lng, heading, speed, accuracy, at)
-        WHERE d.user_id = v.user_id AND (d.last_location_at IS NULL OR d.last_location_at <= v.at)`,
-      params,
-    );
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CommonError } from '../../common/errors/common.errors';
 import type { GeoPoint } from '../../common/events/domain-events';
-import { RidesService } from '../rides/rides.service';
+import { EventBus } from '../../common/events/event-bus';
 import { VehicleCategoriesService } from '../rides/vehicle-categories.service';
 import type { JsonObject } from '../../common/events/domain-events';
 import { driverProfileToJson } from './driver-profile.view';
@@ -27,16 +27,17 @@ export class DriversService {
     private readonly drivers: DriversRepository,
     private readonly categories: VehicleCategoriesService,
     private readonly locations: DriverLocationsService,
-    private readonly rides: RidesService,
+    private readonly events: EventBus,
   ) {}
 
-  /** The profile of CONTRACT.md 4a, with this instance's newest heartbeat if it is not flushed yet. */
-  toJson(row: DriverRow): JsonObject {
-    return driverProfileToJson(row, this.locations.latestOf(row.user_id));
+  /** The profile of CONTRACT.md 4a, with the newest heartbeat (any instance) over the flushed one. */
+  async toJson(row: DriverRow): Promise<JsonObject> {
+    return driverProfileToJson(row, await this.locations.latestOf(row.user_id));
   }
 
   async getProfile(userId: number): Promise<JsonObject> {
-    return this.toJson(await this.getDriver(userId));
+    const row = await this.getDriver(userId);
+    return this.toJson(row);
   }
 
   async getDriver(userId: number): Promise<DriverRow> {
@@ -68,8 +69,8 @@ export class DriversService {
     const row = await this.drivers.updateProfile(userId, changes);
     if (!row) throw new DriverError('DRIVER_NOT_FOUND');
     this.remember(userId, row);
-    // Rides show the driver's vehicle.
-    this.rides.noteUserProfileChanged(userId);
+    // Rides show the driver's vehicle (ride caches on every instance).
+    this.events.publish('driver.profile_changed', { user_id: userId });
     return row;
   }
 
@@ -98,15 +99,18 @@ export class DriversService {
 
   /**
    * Approved, online drivers whose vehicle category is the ride's (or who serve every category)
-   * and whose last location is within radiusKm of the point: who receives ride_requested.
+   * and whose last heartbeat, younger than DRIVER_LOCATION_MAX_AGE_SECONDS, is within radiusKm of
+   * the point: who receives ride_requested. Positions come from the live store (not the flushed
+   * table), the rest from one primary-key lookup.
    */
-  findOnlineDriverIdsNear(vehicleCategoryId: number, point: GeoPoint, radiusKm: number): Promise<number[]> {
-    return this.drivers.findOnlineIdsNear(vehicleCategoryId, point, radiusKm);
+  async findOnlineDriverIdsNear(vehicleCategoryId: number, point: GeoPoint, radiusKm: number): Promise<number[]> {
+    const candidates = await this.locations.recentlyNear(point, radiusKm);
+    return this.drivers.filterMatchable(candidates, vehicleCategoryId);
   }
 
-  /** Locks the driver's row inside the caller's transaction (bid acceptance serialises per driver). */
-  async lockDriver(userId: number, manager: EntityManager): Promise<DriverRow | undefined> {
-    return this.drivers.lockByUserId(userId, manager);
+  /** The driver record read inside the caller's transaction (no lock); undefined when there is none. */
+  findDriver(userId: number, manager: EntityManager): Promise<DriverRow | undefined> {
+    return this.drivers.findByUserId(userId, manager);
   }
 
   private remember(userId: number, row: DriverRow | undefined): void {

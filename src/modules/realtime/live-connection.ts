@@ -16,6 +16,8 @@ const MAX_QUEUED_FRAMES = 256;
 const FLOOD_FACTOR = 3;
 /** How long a slow consumer gets to take its close frame before the socket is destroyed. */
 const CLOSE_GRACE_MS = 1000;
+/** Bytes are sent as a text frame, as the string they came from would be. */
+const TEXT = { binary: false } as const;
 
 /**
  * One client socket and its state. Frames for it wait in a small queue until the snapshot has gone
@@ -29,7 +31,7 @@ export class LiveConnection {
   alive = true;
   private opened = false;
   private closing = false;
-  private queued: string[] = [];
+  private queued: Array<string | Buffer> = [];
   private windowStartedAt = 0;
   private windowCount = 0;
 
@@ -52,7 +54,8 @@ export class LiveConnection {
     for (const frame of queued) this.write(frame);
   }
 
-  send(frame: string): void {
+  /** A text frame: a string, or its UTF-8 bytes when one frame goes to many sockets. */
+  send(frame: string | Buffer): void {
     if (this.isClosing) return;
     if (this.opened) {
       this.write(frame);
@@ -93,11 +96,11 @@ export class LiveConnection {
     this.socket.terminate();
   }
 
-  private write(frame: string): void {
+  private write(frame: string | Buffer): void {
     if (this.socket.bufferedAmount + frame.length > this.limits.maxBufferedBytes) {
       this.close(WsCloseCode.SLOW_CONSUMER, 'Client is not reading its messages fast enough');
       return;
     }
-    this.socket.send(frame);
+    this.socket.send(frame, TEXT);
   }
 }

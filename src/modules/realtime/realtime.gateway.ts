@@ -7,7 +7,7 @@ import { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import { CommonError } from '../../common/errors/common.errors';
 import { DomainError } from '../../common/errors/domain.error';
 import { AppConfig } from '../../config/app-config';
-import { parseClientFrame } from '../../bootstrap/ws-frames';
+import { parseClientFrame } from './ws-frames';
 import { ConnectionRegistry } from './connection-registry';
 import { LiveConnection } from './live-connection';
 import { RideSnapshotPort } from './ports/ride-snapshot.port';

@@ -1,3 +1,4 @@
+import { isFinalStatus } from '../rides/ride-status';
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { DomainEventHandler, DomainEventMap, DomainEventName, JsonObject } from '../../common/events/domain-events';
 import { EventBus } from '../../common/events/event-bus';
@@ -8,14 +9,14 @@ import { NearbyDriversPort } from './ports/nearby-drivers.port';
 import { rideEventFrame } from './realtime.events';
 import { WsCloseCode } from './realtime.errors';
 
-const FINAL_STATUSES = new Set(['completed', 'cancelled', 'expired']);
 const THROTTLE_SWEEP_MS = 60_000;
 
 /**
  * Turns domain events into live messages for the sockets this instance holds (CONTRACT section 5).
  * With Redis every instance receives every event and delivers to its own sockets only, so routing
  * needs nothing but the ids the event carries, except ride_requested: its receivers (drivers near
- * the pickup) are looked up in the shared database, and only when a driver is connected here.
+ * the pickup) are looked up in the shared live-position store and database, and only when a driver
+ * is connected here.
  *
  * Drivers who are not the ride's driver (bidders whose bid lost or was withdrawn) get the ride with
  * `driver: null` and their bid's fate in `data.bid_status`: they learn the outcome, not who won.
@@ -45,6 +46,7 @@ export class RealtimeService implements OnModuleInit, OnModuleDestroy {
     this.on('ride.expired', (e) => this.rideExpired(e));
     this.on('driver.location_updated', (e) => this.driverLocationUpdated(e));
     this.on('user.access_revoked', (e) => this.accessRevoked(e));
+    this.on('user.sessions_revoked', (e) => this.sessionsRevoked(e));
     this.sweepTimer = setInterval(() => this.throttle.sweep(THROTTLE_SWEEP_MS), THROTTLE_SWEEP_MS);
     this.sweepTimer.unref();
   }
@@ -74,7 +76,7 @@ export class RealtimeService implements OnModuleInit, OnModuleDestroy {
   }
 
   private rideStatusChanged(e: DomainEventMap['ride.status_changed']): void {
-    if (FINAL_STATUSES.has(e.status)) this.throttle.forget(e.ride_id);
+    if (isFinalStatus(e.status)) this.throttle.forget(e.ride_id);
     this.registry.sendToUsers([e.passenger_id, e.driver_id], rideEventFrame('ride_status_changed', e.ride_id, { ride: e.ride }));
   }
 
@@ -116,6 +118,18 @@ export class RealtimeService implements OnModuleInit, OnModuleDestroy {
     for (const connection of connections) {
       this.registry.remove(connection);
       connection.close(WsCloseCode.ACCESS_REVOKED, `Access revoked (${e.reason})`);
+    }
+  }
+
+  /**
+   * Logout or a replayed refresh token ended the user's sessions: the sockets opened with their
+   * access tokens close with 4401, as a connection with such a token would be refused. An app still
+   * signed in reconnects with its current token.
+   */
+  private sessionsRevoked(e: DomainEventMap['user.sessions_revoked']): void {
+    for (const connection of [...this.registry.connectionsOf(e.user_id)]) {
+      this.registry.remove(connection);
+      connection.close(WsCloseCode.UNAUTHORIZED, `Session ended (${e.reason})`);
     }
   }
 

@@ -1,4 +1,5 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { ReadThroughCache } from '../../common/cache/read-through-cache';
 import { EventBus } from '../../common/events/event-bus';
 import { RidesRepository } from './repositories/rides.repository';
 
@@ -15,12 +16,12 @@ const MAX_ENTRIES = 200_000;
  * tell, and asking the database each time would make the heartbeat a database read. Entries live
  * at most TTL_MS. This instance updates them at once when it accepts, finishes or cancels a ride,
  * and every instance updates them from the ride events (which cross instances over Redis), so a
- * heartbeat arriving at another instance right after an accept still reaches the passenger.
+ * heartbeat arriving at another instance right after an accept still reaches the passenger. A
+ * database read that started before such an update never overwrites it (ReadThroughCache.put).
  */
 @Injectable()
 export class DriverRideCache implements OnModuleDestroy {
-  private readonly entries = new Map<number, { ref: DriverRideRef | null; expiresAt: number }>();
-  private readonly loading = new Map<number, Promise<DriverRideRef | null>>();
+  private readonly cache = new ReadThroughCache<number, DriverRideRef | null>({ ttlMs: TTL_MS, maxEntries: MAX_ENTRIES });
   private readonly unsubscribe: Array<() => void>;
 
   constructor(
@@ -45,30 +46,18 @@ export class DriverRideCache implements OnModuleDestroy {
 
   /** The cached ride while fresh (null: none), undefined when only get() can tell. */
   peek(driverId: number): DriverRideRef | null | undefined {
-    const entry = this.entries.get(driverId);
-    return entry && entry.expiresAt > Date.now() ? entry.ref : undefined;
+    return this.cache.peek(driverId);
   }
 
   async get(driverId: number): Promise<DriverRideRef | null> {
-    const cached = this.peek(driverId);
-    if (cached !== undefined) return cached;
-    let pending = this.loading.get(driverId);
-    if (!pending) {
-      pending = this.rides
-        .findAssignedRefOfDriver(driverId)
-        .then((row) => {
-          const ref = row ? { rideId: row.id, passengerId: row.passenger_id } : null;
-          this.set(driverId, ref);
-          return ref;
-        })
-        .finally(() => this.loading.delete(driverId));
-      this.loading.set(driverId, pending);
-    }
-    return pending;
+    const ref = await this.cache.get(driverId, async () => {
+      const row = await this.rides.findAssignedRefOfDriver(driverId);
+      return row ? { rideId: row.id, passengerId: row.passenger_id } : null;
+    });
+    return ref ?? null;
   }
 
   set(driverId: number, ref: DriverRideRef | null): void {
-    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    this.entries.set(driverId, { ref, expiresAt: Date.now() + TTL_MS });
+    this.cache.put(driverId, ref);
   }
 }

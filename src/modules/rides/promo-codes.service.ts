@@ -19,6 +19,16 @@ export interface CreatePromoCodeInput {
 
 const CODE = /^[A-Z0-9_-]{3,40}$/;
 
+/** Why a promo code does not apply now, on the database's clock; null when it does. */
+function refusalOf(row: PromoCodeRow | undefined): string | null {
+  if (!row) return 'Promo code not found';
+  if (!row.is_active) return 'Promo code is no longer active';
+  if (!row.has_started) return 'Promo code is not valid yet';
+  if (row.has_expired) return 'Promo code has expired';
+  if (row.usage_limit !== null && row.used_count >= row.usage_limit) return 'Promo code usage limit reached';
+  return null;
+}
+
 export function normalisePromoCode(code: string): string {
   return code.trim().toUpperCase();
 }
@@ -29,15 +39,11 @@ export class PromoCodesService {
   constructor(private readonly promos: PromoCodesRepository) {}
 
   /** The rule to apply, or the refusal with its reason (an estimate never fails because of a promo). */
-  async evaluate(rawCode: string, now = new Date()): Promise<PromoRule | PromoOutcome> {
+  async evaluate(rawCode: string): Promise<PromoRule | PromoOutcome> {
     const code = normalisePromoCode(rawCode);
-    const refuse = (reason: string): PromoOutcome => ({ code, applied: false, reason, discountMinor: 0 });
     const row = code.length > 40 ? undefined : await this.promos.findByCode(code);
-    if (!row) return refuse('Promo code not found');
-    if (!row.is_active) return refuse('Promo code is no longer active');
-    if (row.valid_from && new Date(row.valid_from) > now) return refuse('Promo code is not valid yet');
-    if (row.valid_until && new Date(row.valid_until) <= now) return refuse('Promo code has expired');
-    if (row.usage_limit !== null && row.used_count >= row.usage_limit) return refuse('Promo code usage limit reached');
+    const reason = refusalOf(row);
+    if (reason !== null || !row) return { code, applied: false, reason: reason ?? 'Promo code not found', discountMinor: 0 };
     return {
       id: row.id,
       code: row.code,
@@ -47,9 +53,13 @@ export class PromoCodesService {
     };
   }
 
-  /** Counts a use inside the booking transaction; false if the code stopped applying meanwhile. */
-  redeem(promoId: number, manager: EntityManager): Promise<boolean> {
-    return this.promos.redeem(promoId, manager);
+  /**
+   * Counts a use inside the booking transaction: null when counted, else why the code stopped
+   * applying since the estimate (the same checks, on the same database clock, as evaluate()).
+   */
+  async redeem(promoId: number, manager: EntityManager): Promise<string | null> {
+    if (await this.promos.redeem(promoId, manager)) return null;
+    return refusalOf(await this.promos.findById(promoId, manager)) ?? 'Promo code is no longer available';
   }
 
   async createPromoCode(input: CreatePromoCodeInput): Promise<PromoCodeRow> {

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import type { JsonObject } from '../../common/events/domain-events';
 import { EventBus } from '../../common/events/event-bus';
+import { RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { AppConfig } from '../../config/app-config';
 import { WalletsService } from '../wallets/wallets.service';
 import type { BookRideDto } from './dto/book-ride.dto';
@@ -12,12 +13,12 @@ import { PromoCodesService, normalisePromoCode } from './promo-codes.service';
 import { IdempotencyKeysRepository } from './repositories/idempotency-keys.repository';
 import { RidesRepository } from './repositories/rides.repository';
 import { RideWritesRepository } from './repositories/ride-writes.repository';
-import { RidesService } from './rides.service';
 import { RideError } from './rides.errors';
 import { rideToJson } from './views/ride-view';
 
 const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 const CODE_ATTEMPTS = 8;
+const HOUR_SECONDS = 3600;
 
 export interface BookingResult {
   ride: JsonObject;
@@ -58,13 +59,15 @@ export class RideBookingService {
     private readonly writes: RideWritesRepository,
     private readonly reads: RidesRepository,
     private readonly keys: IdempotencyKeysRepository,
-    private readonly rides: RidesService,
     private readonly events: EventBus,
     private readonly config: AppConfig,
+    private readonly limiter: RateLimiter,
   ) {}
 
   async book(user: AuthenticatedUser, dto: BookRideDto, idempotencyKey?: string): Promise<BookingResult> {
     const { estimate } = await this.estimates.estimateFor(dto, dto.vehicle_category_id);
+    // Book-cancel loops are bounded per passenger (OWASP API6): counted before anything is written.
+    await this.limiter.enforce(`book:${user.id}`, this.config.bookingRateLimitPerHour, HOUR_SECONDS);
     if (dto.payment_method === 'wallet' && !(await this.wallets.covers(user.id, 0))) {
       throw RideError.field('INVALID_RIDE_REQUEST', 'payment_method', 'Paying by wallet needs a wallet; complete registration first');
     }
@@ -79,7 +82,8 @@ export class RideBookingService {
         return { ride: rideToJson(row), created: false };
       }
       if (estimate.promo?.applied && estimate.promo.promoId !== undefined) {
-        if (!(await this.promos.redeem(estimate.promo.promoId, manager))) withoutPromo(estimate);
+        const refusal = await this.promos.redeem(estimate.promo.promoId, manager);
+        if (refusal !== null) withoutPromo(estimate, refusal);
       }
       const rideId = await this.insertWithFreshCode(user.id, dto, estimate, manager);
       await this.writes.recordEvents([{ rideId, from: null, to: 'requested', actorUserId: user.id, actorRole: 'passenger' }], manager);
@@ -90,7 +94,6 @@ export class RideBookingService {
 
     if (result.created) {
       const ride = result.ride;
-      this.rides.noteRideChanged(ride.id as string, true);
       this.events.publish('ride.requested', {
         ride_id: ride.id as string,
         passenger_id: user.id,
@@ -141,10 +144,10 @@ export class RideBookingService {
   }
 }
 
-/** The promo stopped applying between estimate and booking (limit reached meanwhile): book at full price. */
-function withoutPromo(estimate: FareEstimate): void {
+/** The promo stopped applying between estimate and booking (limit reached, expired meanwhile): book at full price, saying why. */
+function withoutPromo(estimate: FareEstimate, reason: string): void {
   if (!estimate.promo) return;
   estimate.totalMinor += estimate.discountMinor;
   estimate.discountMinor = 0;
-  estimate.promo = { code: estimate.promo.code, applied: false, reason: 'Promo code usage limit reached', discountMinor: 0 };
+  estimate.promo = { code: estimate.promo.code, applied: false, reason, discountMinor: 0 };
 }

@@ -4,7 +4,6 @@ import { AppConfig } from '../../config/app-config';
 import { RideBidsRepository } from './repositories/ride-bids.repository';
 import { RidesRepository } from './repositories/rides.repository';
 import { RideWritesRepository } from './repositories/ride-writes.repository';
-import { RidesService } from './rides.service';
 import { rideToJson } from './views/ride-view';
 
 const BATCH = 200;
@@ -25,7 +24,6 @@ export class RideExpiryJob implements OnApplicationBootstrap, BeforeApplicationS
     private readonly writes: RideWritesRepository,
     private readonly reads: RidesRepository,
     private readonly rideBids: RideBidsRepository,
-    private readonly rides: RidesService,
     private readonly events: EventBus,
     private readonly config: AppConfig,
   ) {}
@@ -77,7 +75,6 @@ export class RideExpiryJob implements OnApplicationBootstrap, BeforeApplicationS
       return { ids, bidders };
     });
     if (done.ids.length === 0) return 0;
-    for (const id of done.ids) this.rides.noteRideChanged(id, true);
     for (const row of await this.reads.findViews(done.ids)) {
       this.events.publish('ride.expired', {
         ride_id: row.id,

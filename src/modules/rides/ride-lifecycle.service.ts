@@ -3,13 +3,13 @@ import { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import type { JsonObject } from '../../common/events/domain-events';
 import { EventBus } from '../../common/events/event-bus';
+import { percentOf } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
 import { WalletsService } from '../wallets/wallets.service';
-import { DriverRideCache } from './driver-ride.cache';
 import { RideBidsRepository } from './repositories/ride-bids.repository';
 import { RidesRepository } from './repositories/rides.repository';
 import { LockedRide, RideStatus, RideWritesRepository } from './repositories/ride-writes.repository';
-import { isUuid, RidesService } from './rides.service';
+import { isUuid } from './rides.service';
 import { RideError } from './rides.errors';
 import { rideToJson } from './views/ride-view';
 
@@ -25,15 +25,6 @@ const CANCELLABLE_BY: Record<'passenger' | 'driver', readonly RideStatus[]> = {
   driver: ['accepted', 'driver_arrived'],
 };
 
-/**
- * Commission on integer minor units: percent may carry decimals (e.g. 12.5), so it is applied as
- * basis points and rounded half up; the driver gets the rest, so fare = commission + earning exactly.
- */
-export function commissionOf(fareMinor: number, percent: number): number {
-  const basisPoints = Math.round(percent * 100);
-  return Math.floor((fareMinor * basisPoints + 5000) / 10000);
-}
-
 /** Status changes by the assigned driver, cancellation, and the payment that completion triggers. */
 @Injectable()
 export class RideLifecycleService {
@@ -42,8 +33,6 @@ export class RideLifecycleService {
     private readonly reads: RidesRepository,
     private readonly rideBids: RideBidsRepository,
     private readonly wallets: WalletsService,
-    private readonly driverRides: DriverRideCache,
-    private readonly rides: RidesService,
     private readonly events: EventBus,
     private readonly config: AppConfig,
   ) {}
@@ -63,8 +52,6 @@ export class RideLifecycleService {
       if (to === 'completed') await this.pay(locked, manager);
       return rideToJson((await this.reads.findView(rideId, manager))!);
     });
-    this.rides.noteRideChanged(rideId, false);
-    if (to === 'completed') this.driverRides.set(user.id, null);
     this.events.publish('ride.status_changed', {
       ride_id: rideId,
       passenger_id: (ride.passenger as { id: number } | null)?.id ?? null,
@@ -92,8 +79,6 @@ export class RideLifecycleService {
       const row = await this.reads.findView(rideId, manager);
       return { ride: rideToJson(row!), bidders: withdrawn.get(rideId) ?? [], locked };
     });
-    this.rides.noteRideChanged(rideId, true);
-    if (locked.driver_id !== null) this.driverRides.set(locked.driver_id, null);
     this.events.publish('ride.cancelled', {
       ride_id: rideId,
       passenger_id: locked.passenger_id,
@@ -108,7 +93,7 @@ export class RideLifecycleService {
   /** Exactly once per ride: the ride row is locked and ride_payments' primary key refuses a second row. */
   private async pay(ride: LockedRide, manager: EntityManager): Promise<void> {
     const fareMinor = ride.fare_minor ?? 0;
-    const commissionMinor = commissionOf(fareMinor, this.config.platformCommissionPercent);
+    const commissionMinor = percentOf(fareMinor, this.config.platformCommissionPercent);
     const inserted = await this.writes.insertPayment(
       {
         rideId: ride.id,

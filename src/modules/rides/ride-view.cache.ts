@@ -40,6 +40,9 @@ export class RideViewCache implements OnModuleDestroy {
       events.subscribe('ride.status_changed', forget),
       events.subscribe('ride.cancelled', forget),
       events.subscribe('ride.expired', forget),
+      // Rides show their passenger's and driver's public profiles.
+      events.subscribe('user.profile_changed', (e) => this.forgetRidesOf(e.user_id)),
+      events.subscribe('driver.profile_changed', (e) => this.forgetRidesOf(e.user_id)),
       // A deleted account drops out of the rides it shared (its id becomes NULL there).
       events.subscribe('user.access_revoked', (e) => {
         if (e.reason === 'deleted') this.forgetRidesOf(e.user_id);

@@ -10,6 +10,7 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiTags,
+  ApiTooManyRequestsResponse,
   getSchemaPath,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
@@ -85,6 +86,7 @@ export class RidesController {
   @ApiBadRequestResponse({ type: ErrorResponseDto })
   @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'Not a registered passenger' })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'A non-final ride exists, or the key was used with another body' })
+  @ApiTooManyRequestsResponse({ type: ErrorResponseDto, description: 'More than BOOKING_RATE_LIMIT_PER_HOUR booking attempts this hour' })
   async book(
     @CurrentUser() user: AuthenticatedUser,
     @Body() dto: BookRideDto,

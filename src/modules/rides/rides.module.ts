@@ -1,3 +1,4 @@
+import { RateLimitModule } from '../../common/rate-limit/rate-limit.module';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { WalletsModule } from '../wallets/wallets.module';
@@ -10,7 +11,6 @@ import { RideEntity } from './entities/ride.entity';
 import { VehicleCategoryEntity } from './entities/vehicle-category.entity';
 import { FareEstimatesService } from './fare-estimates.service';
 import { GreatCircleRoutingProvider, RoutingProvider } from './fare/routing.provider';
-import { NearbyRidesCache } from './nearby-rides.cache';
 import { PassengerRidesController } from './passenger-rides.controller';
 import { PromoCodesService } from './promo-codes.service';
 import { IdempotencyKeysRepository } from './repositories/idempotency-keys.repository';
@@ -30,6 +30,7 @@ import { VehicleCategoriesService } from './vehicle-categories.service';
 
 @Module({
   imports: [
+    RateLimitModule,
     TypeOrmModule.forFeature([VehicleCategoryEntity, RideEntity, RideEventEntity, RidePaymentEntity, PromoCodeEntity, IdempotencyKeyEntity]),
     WalletsModule,
   ],
@@ -48,7 +49,6 @@ import { VehicleCategoriesService } from './vehicle-categories.service';
     FareEstimatesService,
     DriverRideCache,
     RideViewCache,
-    NearbyRidesCache,
     RidesService,
     RideBookingService,
     RideLifecycleService,

@@ -4,7 +4,8 @@ import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import type { JsonObject } from '../../common/events/domain-events';
 import { toMajor } from '../../common/money';
 import { DriverRideCache, DriverRideRef } from './driver-ride.cache';
-import { NearbyRidesCache } from './nearby-rides.cache';
+
+export type { DriverRideRef };
 import { RideBidsRepository } from './repositories/ride-bids.repository';
 import { RidePaymentsRepository } from './repositories/ride-payments.repository';
 import { NearbyQuery, RidesRepository } from './repositories/rides.repository';
@@ -43,7 +44,6 @@ export class RidesService {
     private readonly writes: RideWritesRepository,
     private readonly payments: RidePaymentsRepository,
     private readonly rideViews: RideViewCache,
-    private readonly nearby: NearbyRidesCache,
   ) {}
 
   /**
@@ -94,10 +94,12 @@ export class RidesService {
 
   /**
    * Requested rides near a point, nearest first, each with distance_km (2 decimals), as the
-   * serialised JSON array GET /driver/rides/nearby answers; see NearbyRidesCache.
+   * serialised JSON array GET /driver/rides/nearby answers: one indexed query that reads about as
+   * many rows as it returns (see nearbySql), so no cache sits in front of it.
    */
-  findRequestedNearBody(query: NearbyQuery): Promise<string> {
-    return this.nearby.find(query);
+  async findRequestedNearBody(query: NearbyQuery): Promise<string> {
+    const rows = await this.rides.findRequestedNear(query);
+    return JSON.stringify(rows.map((row) => ({ ...rideToJson(row), distance_km: Math.round(Number(row.distance_km) * 100) / 100 })));
   }
 
   /** The ride a driver is assigned to, from a cache of at most 2 s (for the location heartbeat). */
@@ -181,24 +183,13 @@ export class RidesService {
     return row ? bidToJson(row) : undefined;
   }
 
-  /**
-   * Call right after a transaction that changed the ride commits, before answering: this instance's
-   * caches forget it at once (other instances follow the ride event). `listed`: the change adds it to
-   * or removes it from the requested rides (booked, accepted, cancelled, expired).
-   */
-  noteRideChanged(rideId: string, listed: boolean): void {
-    this.rideViews.forget(rideId);
-    if (listed) this.nearby.clear();
+  /** Whether the user is the passenger or the driver of a ride still under way (account deletion waits for it). */
+  hasLiveRide(userId: number, manager?: EntityManager): Promise<boolean> {
+    return this.rides.userHasLiveRide(userId, manager);
   }
 
-  /** Call after the user's public profile (name, picture, vehicle) changed or the account was deleted. */
-  noteUserProfileChanged(userId: number): void {
-    this.rideViews.forgetRidesOf(userId);
-    this.nearby.clear();
-  }
-
-  /** After this instance assigned a ride: heartbeats find the passenger without waiting for the cache to expire. */
-  noteDriverAssigned(driverId: number, rideId: string, passengerId: number | null): void {
-    this.driverRides.set(driverId, { rideId, passengerId });
+  /** Inside the account deletion's transaction: the rides no driver ever took go with their passenger (bids and events by cascade). */
+  deleteUnsharedRidesOf(passengerId: number, manager: EntityManager): Promise<void> {
+    return this.writes.deleteUnsharedRidesOf(passengerId, manager);
   }
 }

@@ -13,7 +13,7 @@ import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity]), WalletsModule, RidesModule, DriversModule],
+  imports: [TypeOrmModule.forFeature([UserEntity]), WalletsModule, DriversModule, RidesModule],
   controllers: [UsersController],
   providers: [
     UsersRepository,

@@ -4,7 +4,7 @@ import { EntityManager, Repository } from 'typeorm';
 import type { UserRole } from '../../common/auth/authenticated-user';
 import { PUBLIC_USER_COLUMNS, PublicUserRow } from './dto/user-response.dto';
 import { UserEntity } from './entities/user.entity';
-import { returnedRows } from './sql-results';
+import { rowsOf } from '../../common/database/sql-results';
 
 export interface UserAuthState {
   id: number;
@@ -12,6 +12,8 @@ export interface UserAuthState {
   isActive: boolean;
   isBlocked: boolean;
   isRegistered: boolean;
+  /** Access tokens with an `iat` (seconds) below this are refused; 0 when never revoked. */
+  tokensValidAfter: number;
 }
 
 /** The drivers row as `me` shows it (the drivers module owns the table; this is a read-only view). */
@@ -22,8 +24,6 @@ export interface ProfileChanges {
   profilePicture?: string;
 }
 
-/** A ride in one of these statuses is still under way: the account cannot be deleted. */
-const LIVE_RIDE_STATUSES = `('requested', 'accepted', 'driver_arrived', 'started')`;
 
 @Injectable()
 export class UsersRepository {
@@ -39,11 +39,22 @@ export class UsersRepository {
 
   /** The few columns every authenticated request needs, by primary key. */
   async findAuthState(id: number): Promise<UserAuthState | undefined> {
-    const rows: Array<{ id: number; role: UserRole; is_active: boolean; is_blocked: boolean; is_registered: boolean }> =
-      await this.repo.query('SELECT id, role, is_active, is_blocked, is_registered FROM users WHERE id = $1', [id]);
+    const rows: Array<{ id: number; role: UserRole; is_active: boolean; is_blocked: boolean; is_registered: boolean; valid_after: number }> =
+      await this.repo.query(
+        `SELECT id, role, is_active, is_blocked, is_registered, COALESCE(extract(epoch FROM tokens_valid_after), 0)::float8 AS valid_after
+           FROM users WHERE id = $1`,
+        [id],
+      );
     const row = rows[0];
     if (!row) return undefined;
-    return { id: row.id, role: row.role, isActive: row.is_active, isBlocked: row.is_blocked, isRegistered: row.is_registered };
+    return {
+      id: row.id,
+      role: row.role,
+      isActive: row.is_active,
+      isBlocked: row.is_blocked,
+      isRegistered: row.is_registered,
+      tokensValidAfter: row.valid_after,
+    };
   }
 
   findById(id: number, manager?: EntityManager): Promise<UserEntity | null> {
@@ -68,7 +79,7 @@ export class UsersRepository {
 
   /** Applies only the supplied fields; a changed e-mail is no longer verified. */
   async updateProfile(id: number, changes: ProfileChanges, manager?: EntityManager): Promise<PublicUserRow | undefined> {
-    const rows = returnedRows<PublicUserRow>(
+    const rows = rowsOf<PublicUserRow>(
       await this.m(manager).query(
       `UPDATE users SET
          is_email_verified = CASE WHEN $2::varchar IS NOT NULL AND email IS DISTINCT FROM $2 THEN false ELSE is_email_verified END,
@@ -85,30 +96,26 @@ export class UsersRepository {
     return rows[0];
   }
 
-  async hasLiveRide(userId: number, manager: EntityManager): Promise<boolean> {
-    const rows = await manager.query(
-      `SELECT 1 FROM rides WHERE (passenger_id = $1 OR driver_id = $1) AND status IN ${LIVE_RIDE_STATUSES} LIMIT 1`,
-      [userId],
-    );
-    return rows.length > 0;
-  }
-
   /**
-   * Deletes the user and what is theirs alone: rides no driver ever took (with their bids and
-   * events). Shared rides keep the other party's record (the foreign keys set this user to NULL);
-   * the driver record and idempotency keys go by cascade; the wallet stays, ownerless, for the ledger.
+   * Deletes the user. Shared rides keep the other party's record (the foreign keys set this user to
+   * NULL); the driver record and idempotency keys go by cascade; the wallet stays, ownerless, for the
+   * ledger. The caller has removed the rides that were this user's alone (RidesService).
    */
-  async deleteWithOwnData(userId: number, manager: EntityManager): Promise<void> {
-    await manager.query(`DELETE FROM rides WHERE passenger_id = $1 AND driver_id IS NULL`, [userId]);
+  async deleteUser(userId: number, manager: EntityManager): Promise<void> {
     await manager.query(`DELETE FROM users WHERE id = $1`, [userId]);
   }
 
-  /** Blocking also ends the session: the refresh token is dropped. */
+  /**
+   * Blocking also ends the session: the refresh token (and its family) is dropped. Access tokens
+   * are refused through is_blocked while the block lasts; an unblock lets them work again (the
+   * operator CLI's documented behaviour), so no tokens_valid_after here.
+   */
   async setBlocked(userId: number, blocked: boolean, manager?: EntityManager): Promise<PublicUserRow | undefined> {
-    const rows = returnedRows<PublicUserRow>(
+    const rows = rowsOf<PublicUserRow>(
       await this.m(manager).query(
       `UPDATE users SET is_blocked = $2,
               refresh_token_hash = CASE WHEN $2 THEN NULL ELSE refresh_token_hash END,
+              refresh_token_family = CASE WHEN $2 THEN NULL ELSE refresh_token_family END,
               updated_at = now()
         WHERE id = $1
         RETURNING ${PUBLIC_USER_COLUMNS}`,

@@ -1,31 +1,38 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { ReadThroughCache } from '../../common/cache/read-through-cache';
 import { EventBus } from '../../common/events/event-bus';
 import { toMajor } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
 import { DriverError } from '../drivers/drivers.errors';
 import { DriversService } from '../drivers/drivers.service';
-import { WalletError } from '../wallets/wallets.errors';
 import { RidesService } from '../rides/rides.service';
+import { WalletError } from '../wallets/wallets.errors';
 import { WalletsService } from '../wallets/wallets.service';
 import { normalizeEmail } from './contact';
 import { MeDriverDto, MeResponseDto, MeWalletDto } from './dto/me-response.dto';
 import { UpdateProfileDto } from './dto/update-profile.dto';
 import { UserResponseDto } from './dto/user-response.dto';
-import { isUniqueViolation } from './sql-results';
+import { isUniqueViolation } from '../../common/database/sql-results';
+import { untilCutoff } from './session-cutoff';
+import type { SessionRevocationReason } from './users.events';
 import { ProfilePictureService } from './storage/profile-picture.service';
 import { UserError } from './users.errors';
 import { ProfileChanges, UserAuthState, UsersRepository } from './users.repository';
+
+export type { UserAuthState };
 
 const MAX_CACHED_USERS = 100_000;
 
 @Injectable()
 export class UsersService implements OnModuleInit, OnModuleDestroy {
   /**
-   * Auth state is read on every authenticated request; caching it for at most a couple of seconds
-   * keeps that off the database while a block or deletion still takes effect almost at once.
+   * Auth state is read on every authenticated request; caching it for at most USER_STATE_CACHE_MS
+   * keeps that off the database while a block or deletion still takes effect at once: the events
+   * that change it invalidate the entry and detach a read in flight, so a read that started before a
+   * block can never store the unblocked state after it. `state` undefined: no such user.
    */
-  private readonly authStateCache = new Map<number, { state: UserAuthState | undefined; expiresAt: number }>();
-  private unsubscribe: (() => void) | undefined;
+  private readonly authStates: ReadThroughCache<number, { state: UserAuthState | undefined }>;
+  private unsubscribe: Array<() => void> = [];
 
   constructor(
     private readonly users: UsersRepository,
@@ -33,40 +40,49 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
     private readonly wallets: WalletsService,
     private readonly pictures: ProfilePictureService,
     private readonly events: EventBus,
-    private readonly rides: RidesService,
     private readonly drivers: DriversService,
-  ) {}
+    private readonly rides: RidesService,
+  ) {
+    this.authStates = new ReadThroughCache({ ttlMs: config.userStateCacheMs, maxEntries: MAX_CACHED_USERS });
+  }
 
-  /** A block or deletion on any instance (the bus crosses instances with Redis) ends the cached state here too. */
+  /** A block, deletion, logout or replay on any instance (the bus crosses instances with Redis) ends the cached state here too. */
   onModuleInit(): void {
-    this.unsubscribe = this.events.subscribe('user.access_revoked', ({ user_id }) => this.forgetAuthState(user_id));
+    this.unsubscribe = [
+      this.events.subscribe('user.access_revoked', ({ user_id }) => this.forgetAuthState(user_id)),
+      this.events.subscribe('user.sessions_revoked', ({ user_id }) => this.forgetAuthState(user_id)),
+      this.events.subscribe('user.access_restored', ({ user_id }) => this.forgetAuthState(user_id)),
+    ];
   }
 
   onModuleDestroy(): void {
-    this.unsubscribe?.();
+    for (const off of this.unsubscribe) off();
   }
 
   async getAuthState(id: number): Promise<UserAuthState | undefined> {
-    const cached = this.peekAuthState(id);
-    if (cached) return cached.state;
-    const now = Date.now();
-    const state = await this.users.findAuthState(id);
-    if (this.config.userStateCacheMs > 0) {
-      if (this.authStateCache.size >= MAX_CACHED_USERS) this.authStateCache.clear();
-      this.authStateCache.set(id, { state, expiresAt: now + this.config.userStateCacheMs });
-    }
-    return state;
+    const cached = this.authStates.peek(id) ?? (await this.authStates.get(id, async () => ({ state: await this.users.findAuthState(id) })));
+    return cached?.state;
   }
 
   /** The cached auth state while it is fresh (`state` undefined: no such user), else undefined. */
   peekAuthState(id: number): { state: UserAuthState | undefined } | undefined {
-    const cached = this.authStateCache.get(id);
-    return cached && cached.expiresAt > Date.now() ? cached : undefined;
+    return this.authStates.peek(id);
   }
 
   /** Call after changing a user's role, activity, block or registration state. */
   forgetAuthState(id: number): void {
-    this.authStateCache.delete(id);
+    this.authStates.invalidate(id);
+  }
+
+  /**
+   * After the caller stored `cutoffSeconds` as the user's tokens_valid_after: the cached state is
+   * dropped here at once and on the other instances through the bus; resolves once a token signed
+   * now would be accepted again (see session-cutoff.ts).
+   */
+  async sessionsRevoked(userId: number, reason: SessionRevocationReason, cutoffSeconds: number): Promise<void> {
+    this.forgetAuthState(userId);
+    this.events.publish('user.sessions_revoked', { user_id: userId, reason });
+    await untilCutoff(cutoffSeconds);
   }
 
   /** GET /auth/me: the public user with wallet and, for drivers, the driver record. */
@@ -103,8 +119,8 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
         previousPicture = current.profile_picture;
         return (await this.users.updateProfile(userId, changes, manager))!;
       });
-      // Rides show their passenger's and driver's names and pictures.
-      this.rides.noteUserProfileChanged(userId);
+      // Rides show their passenger's and driver's names and pictures (ride caches on every instance).
+      this.events.publish('user.profile_changed', { user_id: userId });
       if (pictureUrl) await this.pictures.discard(previousPicture);
       return UserResponseDto.from(row);
     } catch (err) {
@@ -123,13 +139,12 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
     const picture = await this.users.runInTransaction(async (manager) => {
       const current = await this.users.lockById(userId, manager);
       if (!current) throw new UserError('USER_NOT_FOUND');
-      if (await this.users.hasLiveRide(userId, manager)) throw new UserError('ACCOUNT_HAS_ACTIVE_RIDE');
-      await this.users.deleteWithOwnData(userId, manager);
+      if (await this.rides.hasLiveRide(userId, manager)) throw new UserError('ACCOUNT_HAS_ACTIVE_RIDE');
+      await this.rides.deleteUnsharedRidesOf(userId, manager);
+      await this.users.deleteUser(userId, manager);
       return current.profile_picture;
     });
     this.forgetAuthState(userId);
-    // Its unshared rides are gone and the shared ones no longer name it.
-    this.rides.noteUserProfileChanged(userId);
     this.events.publish('user.access_revoked', { user_id: userId, reason: 'deleted' });
     await this.pictures.discard(picture);
   }
@@ -143,6 +158,7 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
     if (!row) throw new UserError('USER_NOT_FOUND');
     this.forgetAuthState(userId);
     if (blocked) this.events.publish('user.access_revoked', { user_id: userId, reason: 'blocked' });
+    else this.events.publish('user.access_restored', { user_id: userId });
     return UserResponseDto.from(row);
   }
 

@@ -21,6 +21,26 @@ export interface NewLedgerEntry {
   reason?: string | null;
 }
 
+export interface WalletMismatch {
+  wallet_id: number;
+  user_id: number | null;
+  kind: WalletKind;
+  balance_minor: number;
+  ledger_minor: number;
+}
+
+export interface TransferMismatch {
+  transfer_id: string;
+  sum_minor: number;
+}
+
+export interface LedgerReport {
+  wallets: WalletMismatch[];
+  transfers: TransferMismatch[];
+  walletCount: number;
+  transferCount: number;
+}
+
 const WALLET_COLUMNS = `id, user_id AS "userId", kind, currency, balance_minor AS "balanceMinor", updated_at AS "updatedAt"`;
 
 @Injectable()
@@ -76,6 +96,30 @@ export class WalletsRepository {
         e.amountMinor,
       ]);
     }
+  }
+
+  /**
+   * What does not add up, in one snapshot (a repeatable-read transaction): wallets whose balance is
+   * not the sum of their ledger entries, and transfers whose entries do not sum to zero.
+   */
+  async findLedgerMismatches(): Promise<LedgerReport> {
+    return this.dataSource.transaction('REPEATABLE READ', async (m) => {
+      const wallets: WalletMismatch[] = await m.query(
+        `SELECT w.id AS wallet_id, w.user_id, w.kind, w.balance_minor, coalesce(e.total, 0)::bigint AS ledger_minor
+           FROM wallets w
+           LEFT JOIN (SELECT wallet_id, sum(amount_minor) AS total FROM wallet_ledger_entries GROUP BY wallet_id) e ON e.wallet_id = w.id
+          WHERE w.balance_minor <> coalesce(e.total, 0)
+          ORDER BY w.id`,
+      );
+      const transfers: TransferMismatch[] = await m.query(
+        `SELECT transfer_id, sum(amount_minor)::bigint AS sum_minor FROM wallet_ledger_entries
+          GROUP BY transfer_id HAVING sum(amount_minor) <> 0 ORDER BY transfer_id`,
+      );
+      const [counts] = await m.query(
+        `SELECT (SELECT count(*) FROM wallets)::int AS wallets, (SELECT count(DISTINCT transfer_id) FROM wallet_ledger_entries)::int AS transfers`,
+      );
+      return { wallets, transfers, walletCount: counts.wallets, transferCount: counts.transfers };
+    });
   }
 
   async runInTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { WalletError } from './wallets.errors';
-import { NewLedgerEntry, WalletRow, WalletsRepository } from './wallets.repository';
+import { LedgerReport, NewLedgerEntry, WalletRow, WalletsRepository } from './wallets.repository';
 
 export interface RidePaymentInput {
   rideId: string;
@@ -62,6 +62,11 @@ export class WalletsService {
       entries.push({ walletId: platform, amountMinor: commissionMinor, kind: 'ride_commission', rideId });
     }
     await this.wallets.recordTransfer(randomUUID(), entries.filter((e) => e.amountMinor !== 0), manager);
+  }
+
+  /** Every balance against its ledger entries and every transfer against zero (operator check). */
+  checkLedger(): Promise<LedgerReport> {
+    return this.wallets.findLedgerMismatches();
   }
 
   /** Operator top-up: money enters from the external funding account, with a reason on both entries. */

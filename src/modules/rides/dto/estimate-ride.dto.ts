@@ -1,7 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, isIn, IsInt, isInt, IsOptional, Min, min } from 'class-validator';
-import { registerFastValidation } from '../../../common/http/fast-validation';
-import { RIDE_REQUEST_FAST_FIELDS, RideRequestFieldsDto } from './ride-request-fields.dto';
+import { IsIn, IsInt, IsOptional, Min } from 'class-validator';
+import { RideRequestFieldsDto } from './ride-request-fields.dto';
 
 const PAYMENT_METHODS = ['cash', 'wallet'];
 
@@ -17,10 +16,3 @@ export class EstimateRideDto extends RideRequestFieldsDto {
   @IsIn(PAYMENT_METHODS, { message: 'payment_method must be one of cash, wallet' })
   payment_method?: 'cash' | 'wallet';
 }
-
-// Estimate's hot path: the same rules as the decorators (see registerFastValidation).
-registerFastValidation(EstimateRideDto, {
-  ...RIDE_REQUEST_FAST_FIELDS,
-  vehicle_category_id: { optional: true, test: (v) => isInt(v) && min(v, 1) },
-  payment_method: { optional: true, test: (v) => isIn(v, PAYMENT_METHODS) },
-});

@@ -1,17 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import {
-  IsLatitude,
-  IsLongitude,
-  IsNotEmpty,
-  isNotEmpty,
-  IsNumber,
-  isNumber,
-  IsString,
-  isString,
-  MaxLength,
-  maxLength,
-} from 'class-validator';
-import { isLatitudeNumber, isLongitudeNumber, registerFastValidation } from '../../../common/http/fast-validation';
+import { IsLatitude, IsLongitude, IsNotEmpty, IsNumber, IsString, MaxLength } from 'class-validator';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
 
@@ -32,10 +20,3 @@ export class LocationDto {
   @IsLongitude()
   longitude!: number;
 }
-
-// Estimate's hot path: the same rules as the decorators above (see registerFastValidation).
-registerFastValidation(LocationDto, {
-  address: { test: (v) => isString(v) && isNotEmpty(v) && maxLength(v, 300) },
-  latitude: { test: (v) => isNumber(v, FINITE) && isLatitudeNumber(v) },
-  longitude: { test: (v) => isNumber(v, FINITE) && isLongitudeNumber(v) },
-});

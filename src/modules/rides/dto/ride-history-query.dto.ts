@@ -1,8 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '../../../common/http/page-query.dto';
-import type { RideStatus } from '../repositories/ride-writes.repository';
-import { RIDE_STATUSES } from './update-ride-status.dto';
+import { RIDE_STATUSES, RideStatus } from '../ride-status';
 
 export class RideHistoryQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: RIDE_STATUSES })

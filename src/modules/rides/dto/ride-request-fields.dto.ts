@@ -1,27 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  IsIn,
-  isIn,
-  IsInt,
-  isInt,
-  IsISO8601,
-  isISO8601,
-  IsObject,
-  IsOptional,
-  IsString,
-  isString,
-  Max,
-  max,
-  MaxLength,
-  maxLength,
-  Min,
-  min,
-  ValidateNested,
-} from 'class-validator';
-import type { FastField } from '../../../common/http/fast-validation';
+import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { RIDE_TYPES, RideType } from '../fare/fare-estimate';
 import { LocationDto } from './location.dto';
+
+/**
+ * A time must say which instant it is: without Z or an offset, `2026-11-22T12:00:00` would be read in
+ * the server's time zone by one check and in the database session's by another.
+ */
+const WITH_OFFSET = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/i;
 
 /** The ride payload fields shared by estimate and book (spec "Ride payload fields"). */
 export abstract class RideRequestFieldsDto {
@@ -72,11 +59,13 @@ export abstract class RideRequestFieldsDto {
   @ApiPropertyOptional({ example: '2026-11-22T12:00:00.000Z', description: 'per_hour only: when the booking ends (future)' })
   @IsOptional()
   @IsISO8601({ strict: true })
+  @Matches(WITH_OFFSET, { message: 'end_scheduled_at must carry Z or a UTC offset (e.g. 2026-11-22T12:00:00Z or +01:00)' })
   end_scheduled_at?: string;
 
   @ApiPropertyOptional({ example: '2026-11-22T18:00:00.000Z', description: 'round_trip only: when the return leg starts (future)' })
   @IsOptional()
   @IsISO8601({ strict: true })
+  @Matches(WITH_OFFSET, { message: 'return_scheduled_at must carry Z or a UTC offset (e.g. 2026-11-22T12:00:00Z or +01:00)' })
   return_scheduled_at?: string;
 
   @ApiPropertyOptional({ example: 'WELCOME10', description: 'Applied when valid; otherwise the estimate says why not' })
@@ -85,19 +74,3 @@ export abstract class RideRequestFieldsDto {
   @MaxLength(40)
   promo_code?: string;
 }
-
-const intIn = (low: number, high: number) => (v: unknown) => isInt(v) && min(v, low) && max(v, high);
-
-/** The decorators above as fast-validation rules, for the DTOs that extend this class (see registerFastValidation). */
-export const RIDE_REQUEST_FAST_FIELDS: Record<keyof RideRequestFieldsDto, FastField> = {
-  pickup: { nested: LocationDto },
-  dropoff: { nested: LocationDto },
-  return_location: { optional: true, nested: LocationDto },
-  ride_type: { test: (v) => isIn(v, RIDE_TYPES) },
-  passenger_count: { optional: true, test: intIn(0, 100) },
-  children: { optional: true, test: intIn(0, 100) },
-  duration_minutes: { optional: true, test: intIn(1, 24 * 60) },
-  end_scheduled_at: { optional: true, test: (v) => isISO8601(v, { strict: true }) },
-  return_scheduled_at: { optional: true, test: (v) => isISO8601(v, { strict: true }) },
-  promo_code: { optional: true, test: (v) => isString(v) && maxLength(v, 40) },
-};

@@ -1,3 +1,4 @@
+import { RIDE_STATUSES } from '../ride-status';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 class LocationResponseDto {
@@ -69,7 +70,7 @@ export class PassengerPublicDto {
 export class RideResponseDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ example: 'K7M2QX' }) ride_code!: string;
-  @ApiProperty({ enum: ['requested', 'accepted', 'driver_arrived', 'started', 'completed', 'cancelled', 'expired'] }) status!: string;
+  @ApiProperty({ enum: RIDE_STATUSES }) status!: string;
   @ApiProperty({ enum: ['one_way', 'round_trip', 'per_hour', 'delivery'] }) ride_type!: string;
   @ApiProperty({ type: LocationResponseDto }) pickup!: LocationResponseDto;
   @ApiProperty({ type: LocationResponseDto }) dropoff!: LocationResponseDto;

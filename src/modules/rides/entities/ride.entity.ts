@@ -1,9 +1,11 @@
+import { ASSIGNED_STATUSES, LIVE_STATUSES, RIDE_STATUSES, RideStatus, sqlStatusList } from '../ride-status';
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
-export type RideEntityStatus = 'requested' | 'accepted' | 'driver_arrived' | 'started' | 'completed' | 'cancelled' | 'expired';
+export type RideEntityStatus = RideStatus;
 
-/** Must match the row the migration CreateTypeormMetadata1763800007000 stores for TypeORM's diff. */
-const PICKUP_GEO_EXPRESSION = 'point(pickup_longitude * cosd(pickup_latitude), pickup_latitude)';
+/** Must match the row the migration RidesPickupVector1763800009400 stores for TypeORM's diff. */
+const PICKUP_VEC_EXPRESSION =
+  'cube(ARRAY[cosd(pickup_latitude) * cosd(pickup_longitude), cosd(pickup_latitude) * sind(pickup_longitude), sind(pickup_latitude)])';
 
 /**
  * A ride from request to its end. Hot paths read and write it with raw SQL (the repositories); this
@@ -12,18 +14,18 @@ const PICKUP_GEO_EXPRESSION = 'point(pickup_longitude * cosd(pickup_latitude), p
  * (the history indexes are (passenger_id, created_at DESC) and (driver_id, completed_at DESC)).
  */
 @Entity({ name: 'rides' })
-@Check('rides_status_check', `status IN ('requested', 'accepted', 'driver_arrived', 'started', 'completed', 'cancelled', 'expired')`)
+@Check('rides_status_check', `status IN ${sqlStatusList(RIDE_STATUSES)}`)
 @Check('rides_ride_type_check', `ride_type IN ('one_way', 'round_trip', 'per_hour', 'delivery')`)
 @Check('rides_passenger_count_check', `passenger_count >= 0`)
 @Check('rides_children_check', `children >= 0`)
 @Check('rides_payment_method_check', `payment_method IN ('cash', 'wallet')`)
 @Check('rides_cancelled_by_check', `cancelled_by IN ('passenger', 'driver')`)
 // At most one live ride per code, per passenger and per driver: the races are settled by these.
-@Index('rides_code_live_uq', ['rideCode'], { unique: true, where: `status IN ('requested', 'accepted', 'driver_arrived', 'started')` })
-@Index('rides_passenger_live_uq', ['passengerId'], { unique: true, where: `status IN ('requested', 'accepted', 'driver_arrived', 'started')` })
-@Index('rides_driver_live_uq', ['driverId'], { unique: true, where: `status IN ('accepted', 'driver_arrived', 'started')` })
-// GiST over the projected pickup point: bounding box and nearest-first order for nearby requests.
-@Index('rides_requested_geo_idx', ['pickupGeo'], { spatial: true, where: `status = 'requested'` })
+@Index('rides_code_live_uq', ['rideCode'], { unique: true, where: `status IN ${sqlStatusList(LIVE_STATUSES)}` })
+@Index('rides_passenger_live_uq', ['passengerId'], { unique: true, where: `status IN ${sqlStatusList(LIVE_STATUSES)}` })
+@Index('rides_driver_live_uq', ['driverId'], { unique: true, where: `status IN ${sqlStatusList(ASSIGNED_STATUSES)}` })
+// GiST (btree_gist for the category) over the pickup unit vector: nearest-first order for nearby requests.
+@Index('rides_requested_near_idx', ['vehicleCategoryId', 'pickupVec'], { spatial: true, where: `status = 'requested'` })
 @Index('rides_requested_expiry_idx', ['expiresAt'], { where: `status = 'requested'` })
 @Index('rides_passenger_history_idx', ['passengerId', 'createdAt'])
 @Index('rides_driver_history_idx', ['driverId', 'completedAt'])
@@ -148,17 +150,17 @@ export class RideEntity {
   updatedAt!: Date;
 
   /**
-   * Equirectangular projection of the pickup in degrees (x scaled by cos(latitude)), computed by
-   * PostgreSQL; never written by the application.
+   * The pickup as a 3-D unit vector (x, y, z on the unit sphere), computed by PostgreSQL; never
+   * written by the application. Chord distance orders like great-circle distance.
    */
   @Column({
-    name: 'pickup_geo',
-    type: 'point',
+    name: 'pickup_vec',
+    type: 'cube',
     generatedType: 'STORED',
-    asExpression: PICKUP_GEO_EXPRESSION,
+    asExpression: PICKUP_VEC_EXPRESSION,
     nullable: true,
     insert: false,
     update: false,
   })
-  pickupGeo!: string | null;
+  pickupVec!: number[] | null;
 }

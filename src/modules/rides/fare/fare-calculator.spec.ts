@@ -1,5 +1,5 @@
-import { computeFare, percentOf } from './fare-calculator';
-import { commissionOf } from '../ride-lifecycle.service';
+import { percentOf } from '../../../common/money';
+import { computeFare } from './fare-calculator';
 
 const economy = { id: 1, baseFareMinor: 250, perKmRateMinor: 120, perMinuteRateMinor: 25, minimumFareMinor: 600 };
 
@@ -43,12 +43,12 @@ describe('computeFare', () => {
 });
 
 describe('money rounding', () => {
-  it('percentOf and commissionOf round half up on integers', () => {
+  it('percentOf rounds half up on integers, whole or two-decimal percents', () => {
     expect(percentOf(1235, 10)).toBe(124);
     expect(percentOf(1225, 10)).toBe(123);
-    expect(commissionOf(1235, 10)).toBe(124);
-    expect(commissionOf(1000, 12.5)).toBe(125);
-    expect(commissionOf(999, 0)).toBe(0);
-    expect(commissionOf(333, 33.33)).toBe(111);
+    expect(percentOf(1000, 12.5)).toBe(125);
+    expect(percentOf(999, 0)).toBe(0);
+    expect(percentOf(333, 33.33)).toBe(111);
+    expect(percentOf(120, 1446)).toBe(1735); // a per-km rate times km in hundredths
   });
 });

@@ -1,3 +1,4 @@
+import { percentOf } from '../../../common/money';
 import type { VehicleCategoryEntity } from '../entities/vehicle-category.entity';
 import type { FareEstimate, PromoOutcome, RideType } from './fare-estimate';
 import type { RouteLeg } from './routing.provider';
@@ -22,11 +23,6 @@ export interface FareInput {
   bookedMinutes?: number;
   /** A promo that passed its checks, or a refusal to report as-is. */
   promo?: PromoRule | PromoOutcome;
-}
-
-/** a × b / 100 for non-negative integers, rounded half up, without floating point. */
-export function percentOf(amountMinor: number, percent: number): number {
-  return Math.floor((amountMinor * percent + 50) / 100);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { GeoPoint } from '../../../common/events/domain-events';
 import { AppConfig } from '../../../config/app-config';
-import { haversineKm } from './geo';
+import { haversineKm } from '../../../common/geo';
 
 export interface RouteLeg {
   /** Road distance, kilometres with 2 decimals. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { rowsOf } from './sql-result';
+import { rowsOf } from '../../../common/database/sql-results';
 
 export interface PromoCodeRow {
   id: number;
@@ -16,6 +16,9 @@ export interface PromoCodeRow {
   used_count: number;
   is_active: boolean;
   created_at: Date;
+  /** Read on the database's clock, the same one redeem() checks against. */
+  has_started: boolean;
+  has_expired: boolean;
 }
 
 export interface NewPromoCode {
@@ -30,7 +33,8 @@ export interface NewPromoCode {
 }
 
 const COLUMNS = `id, code, description, discount_type, discount_value, max_discount_minor, valid_from, valid_until,
-  usage_limit, used_count, is_active, created_at`;
+  usage_limit, used_count, is_active, created_at,
+  (valid_from IS NULL OR valid_from <= now()) AS has_started, (valid_until IS NOT NULL AND valid_until <= now()) AS has_expired`;
 
 @Injectable()
 export class PromoCodesRepository {
@@ -38,6 +42,11 @@ export class PromoCodesRepository {
 
   async findByCode(code: string): Promise<PromoCodeRow | undefined> {
     const rows: PromoCodeRow[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM promo_codes WHERE code = $1`, [code]);
+    return rows[0];
+  }
+
+  async findById(id: number, manager: EntityManager): Promise<PromoCodeRow | undefined> {
+    const rows: PromoCodeRow[] = await manager.query(`SELECT ${COLUMNS} FROM promo_codes WHERE id = $1`, [id]);
     return rows[0];
   }
 

@@ -1,6 +1,6 @@
 import type { JsonObject } from '../../../common/events/domain-events';
 import { toMajor } from '../../../common/money';
-import { sqlHaversineKm } from '../fare/geo';
+import { sqlHaversineKm } from '../../../common/geo';
 import { driverPublicJson, iso } from './ride-view';
 
 /**

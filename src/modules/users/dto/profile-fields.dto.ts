@@ -1,3 +1,4 @@
+import { EMAIL_MAX_LENGTH } from '../contact';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 
@@ -6,7 +7,7 @@ export class ProfileFieldsDto {
   @ApiPropertyOptional({ example: 'ada@example.com', description: 'Trimmed and lower-cased; must not belong to another user' })
   @IsOptional()
   @IsString()
-  @MaxLength(254)
+  @MaxLength(EMAIL_MAX_LENGTH)
   email?: string;
 
   @ApiPropertyOptional({ example: 'Ada' })
@@ -23,7 +24,7 @@ export class ProfileFieldsDto {
 
   @ApiPropertyOptional({
     description: 'PNG, JPEG or WebP image as base64 or a data: URL (size limit PROFILE_PICTURE_MAX_BYTES); replaces the current picture',
-    example: 'data:image/png;base64,iVBORw0KGgo...',
+    example: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
   })
   @IsOptional()
   @IsString()

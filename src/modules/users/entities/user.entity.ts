@@ -72,6 +72,14 @@ export class UserEntity {
   @Column({ name: 'refresh_token_hash', type: 'varchar', length: 128, nullable: true })
   refreshTokenHash!: string | null;
 
+  /** The login the stored refresh token descends from (its `fam` claim): a replayed older token of it revokes the session. */
+  @Column({ name: 'refresh_token_family', type: 'uuid', nullable: true })
+  refreshTokenFamily!: string | null;
+
+  /** Access tokens issued (iat) before this instant are refused: set by logout and refresh-token replay. */
+  @Column({ name: 'tokens_valid_after', type: 'timestamptz', nullable: true })
+  tokensValidAfter!: Date | null;
+
   @Column({ name: 'last_login_at', type: 'timestamptz', nullable: true })
   lastLoginAt!: Date | null;
 

@@ -1,11 +1,11 @@
 import { HttpStatus } from '@nestjs/common';
-import type { CommonErrorCode } from '../errors/common.errors';
-import type { AuthErrorCode } from '../../modules/auth/auth.errors';
-import type { UserErrorCode } from '../../modules/users/users.errors';
-import type { WalletErrorCode } from '../../modules/wallets/wallets.errors';
-import type { RideErrorCode } from '../../modules/rides/rides.errors';
-import type { BidErrorCode } from '../../modules/bids/bids.errors';
-import type { DriverErrorCode } from '../../modules/drivers/drivers.errors';
+import type { CommonErrorCode } from '../common/errors/common.errors';
+import type { AuthErrorCode } from '../modules/auth/auth.errors';
+import type { UserErrorCode } from '../modules/users/users.errors';
+import type { WalletErrorCode } from '../modules/wallets/wallets.errors';
+import type { RideErrorCode } from '../modules/rides/rides.errors';
+import type { BidErrorCode } from '../modules/bids/bids.errors';
+import type { DriverErrorCode } from '../modules/drivers/drivers.errors';
 
 export type AppErrorCode =
   | CommonErrorCode
@@ -16,7 +16,10 @@ export type AppErrorCode =
   | BidErrorCode
   | DriverErrorCode;
 
-/** Every error code a service may raise, and its HTTP status. A code without a row fails to compile. */
+/**
+ * Every error code a service may raise, and its HTTP status. A code without a row fails to compile.
+ * The composition root states it (it alone knows every module) and hands it to the global filter.
+ */
 export const ERROR_STATUS: Readonly<Record<AppErrorCode, HttpStatus>> = {
   VALIDATION_FAILED: HttpStatus.BAD_REQUEST,
   UNAUTHENTICATED: HttpStatus.UNAUTHORIZED,

@@ -1,4 +1,4 @@
-import type { GeoPoint } from '../../../common/events/domain-events';
+import type { GeoPoint } from './events/domain-events';
 
 export const EARTH_RADIUS_KM = 6371;
 

@@ -1,0 +1,41 @@
+import { acceptedRide } from '../rides/ride-helpers';
+import { describeWithRedis, startRedis, TestRedis } from '../support/redis';
+import { startTestApp, TestApp } from '../support/test-app';
+
+/**
+ * Ride details are cached per instance (RIDE_CACHE_MS). A profile edit made through one instance
+ * must show at once in the ride details another instance serves: the edit is an event every
+ * instance's cache consumes, not a call that clears only the local cache.
+ */
+describeWithRedis('profile edits across instances (Redis)', () => {
+  let redis: TestRedis;
+  let first: TestApp;
+  let second: TestApp;
+  beforeAll(async () => {
+    redis = await startRedis();
+    const env = { REDIS_URL: redis.url, RIDE_CACHE_MS: '60000' };
+    first = await startTestApp({ env });
+    second = await startTestApp({ databaseUrl: first.databaseUrl, env });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+    await redis?.stop();
+  });
+
+  it("the passenger's name and the driver's vehicle edited on one instance show at once on the other", async () => {
+    const { passenger, driver, rideId } = await acceptedRide(first);
+    const details = async () => (await first.request({ method: 'GET', url: `/api/v1/rides/${rideId}`, token: passenger.accessToken })).json();
+    expect((await details()).passenger.first_name).toBe('Paula'); // now cached on the first instance for 60 s
+
+    const renamed = await second.request({ method: 'PUT', url: '/api/v1/auth/profile', token: passenger.accessToken, payload: { first_name: 'Petra' } });
+    expect(renamed.statusCode).toBe(200);
+    const repainted = await second.request({ method: 'PUT', url: '/api/v1/driver/profile', token: driver.accessToken, payload: { vehicle_color: 'Green' } });
+    expect(repainted.statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the events cross Redis
+
+    const after = await details();
+    expect(after.passenger.first_name).toBe('Petra');
+    expect(after.driver.vehicle.color).toBe('Green');
+  });
+});
