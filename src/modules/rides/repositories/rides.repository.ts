@@ -82,6 +82,16 @@ export class RidesRepository {
     return rows[0];
   }
 
+  /** The assigned ride of each listed driver that has one (one indexed query for many heartbeats). */
+  async findAssignedRefsOfDrivers(
+    driverIds: readonly number[],
+  ): Promise<Array<{ id: string; driver_id: number; passenger_id: number | null }>> {
+    return this.m().query(
+      `SELECT id, driver_id, passenger_id FROM rides WHERE driver_id = ANY($1::int[]) AND status IN ${ASSIGNED}`,
+      [driverIds],
+    );
+  }
+
   async userHasLiveRide(userId: number, manager?: EntityManager): Promise<boolean> {
     const rows: unknown[] = await this.m(manager).query(
       `SELECT 1 FROM rides WHERE (passenger_id = $1 OR driver_id = $1) AND status IN ${LIVE} LIMIT 1`,
