@@ -109,6 +109,27 @@ export class AuthRepository {
     return rows[0];
   }
 
+  /**
+   * send-otp with one contact detail: the user it names, or a new pending one, in one statement, so
+   * a known and an unknown contact cost the same round trip (the timing tells nobody which it was).
+   * Undefined when a concurrent request created the user between this statement's snapshot and its
+   * insert (the caller looks again).
+   */
+  async findOrInsertPending(contact: { phone: string } | { email: string }): Promise<IdentityRow | undefined> {
+    const [column, value] = 'phone' in contact ? ['phone', contact.phone] : ['email', contact.email];
+    const rows: IdentityRow[] = await this.db.query(
+      `WITH found AS (SELECT ${IDENTITY_COLUMNS} FROM users WHERE ${column} = $1),
+            created AS (
+              INSERT INTO users (${column}, role)
+              SELECT $1, 'passenger' FROM (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
+               WHERE NOT EXISTS (SELECT 1 FROM found)
+              ON CONFLICT DO NOTHING RETURNING ${IDENTITY_COLUMNS})
+       SELECT * FROM found UNION ALL SELECT * FROM created`,
+      [value],
+    );
+    return rows[0];
+  }
+
   /** A new code replaces the old one and resets its failed-attempt count; a pending user's missing contact is filled. */
   async storeOtp(userId: number, codeHash: string, ttlSeconds: number, fill: ContactFill): Promise<void> {
     await this.db.query(

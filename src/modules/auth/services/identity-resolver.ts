@@ -13,6 +13,12 @@ export interface ResolvedIdentity {
 /** A concurrent sign-up for the same contact makes our insert lose; looking up again finds theirs. */
 const MAX_CREATE_ATTEMPTS = 3;
 
+function singleContact({ phone, email }: Contact): { phone: string } | { email: string } | undefined {
+  if (phone !== undefined && email === undefined) return { phone };
+  if (email !== undefined && phone === undefined) return { email };
+  return undefined;
+}
+
 /** Identity rules 3 to 8 of the spec ("Behaviour of authentication operations"), in order. */
 @Injectable()
 export class IdentityResolver {
@@ -21,6 +27,14 @@ export class IdentityResolver {
   /** send-otp: the matching user, or a new pending one. */
   async resolveOrCreate(contact: Contact): Promise<ResolvedIdentity> {
     for (let attempt = 1; ; attempt += 1) {
+      const single = singleContact(contact);
+      if (single) {
+        // Rules 3/4 with one identifier: a match, else a pending user (rule 8), in one statement.
+        const user = await this.repo.findOrInsertPending(single);
+        if (user) return { user, fill: {} };
+        if (attempt >= MAX_CREATE_ATTEMPTS) throw new AuthError('REGISTRATION_CONFLICT');
+        continue;
+      }
       const found = await this.resolve(contact);
       if (found) return found;
       const created = await this.repo.insertPending(contact.phone, contact.email);
