@@ -19,6 +19,7 @@ describeWithRedisServer('location heartbeat while Redis is down', () => {
   it('is still answered 200 and the position still reaches the table', async () => {
     const driver = await createUser(t, { role: 'driver' });
     await redis.stop();
+    await redis.exited; // down for certain, not dying while the heartbeat is on its way
     const started = Date.now();
     const res = await t.request({ method: 'PUT', url: '/api/v1/driver/location', token: driver.accessToken, payload: { latitude: 5, longitude: 6 } });
     expect(res.statusCode).toBe(200);
