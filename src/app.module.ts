@@ -13,7 +13,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { AuthModule } from './modules/auth/auth.module';
-import { BidsModule } from './modules/bids/bids.module';
+import { BidsModule } from './modules/rides/bids/bids.module';
 import { DriversModule } from './modules/drivers/drivers.module';
 import { RealtimeModule } from './modules/realtime/realtime.module';
 import { RidesModule } from './modules/rides/rides.module';

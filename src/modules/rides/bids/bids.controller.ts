@@ -10,11 +10,11 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
-import { CurrentUser, RequiresRegistration, Roles } from '../../common/auth/auth.decorators';
-import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
-import type { JsonObject } from '../../common/events/domain-events';
-import { ErrorResponseDto } from '../../common/http/error-response.dto';
-import { BidResponseDto, RideResponseDto } from '../rides/dto/ride-response.dto';
+import { CurrentUser, RequiresRegistration, Roles } from '../../../common/auth/auth.decorators';
+import type { AuthenticatedUser } from '../../../common/auth/authenticated-user';
+import type { JsonObject } from '../../../common/events/domain-events';
+import { ErrorResponseDto } from '../../../common/http/error-response.dto';
+import { BidResponseDto, RideResponseDto } from '../dto/ride-response.dto';
 import { BidsService } from './bids.service';
 import { SubmitBidDto } from './dto/submit-bid.dto';
 

@@ -1,9 +1,9 @@
-import { RateLimitModule } from '../../common/rate-limit/rate-limit.module';
+import { RateLimitModule } from '../../../common/rate-limit/rate-limit.module';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DriversModule } from '../drivers/drivers.module';
-import { RidesModule } from '../rides/rides.module';
-import { WalletsModule } from '../wallets/wallets.module';
+import { DriversModule } from '../../drivers/drivers.module';
+import { RidesModule } from '../rides.module';
+import { WalletsModule } from '../../wallets/wallets.module';
 import { BidsController } from './bids.controller';
 import { BidsRepository } from './bids.repository';
 import { BidsService } from './bids.service';
