@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { EventBusModule, EventBusOptions } from './common/events/event-bus.module';
 import { ERROR_STATUS } from './bootstrap/error-statuses';
+import { MarketplacePortsModule } from './bootstrap/marketplace-ports.module';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
 import { ERROR_STATUSES } from './common/filters/error-statuses.token';
 import { JwtAuthGuard } from './common/guards/jwt-auth.guard';
@@ -30,6 +31,7 @@ export class AppModule {
         RedisModule,
         EventBusModule.forRoot(options),
         HealthModule,
+        MarketplacePortsModule,
         AuthModule,
         RidesModule,
         DriversModule,

@@ -28,7 +28,7 @@ import { UpdateRideStatusDto } from './dto/update-ride-status.dto';
 import { VehicleCategoryResponseDto } from './dto/vehicle-category-response.dto';
 import { FareEstimatesService } from './fare-estimates.service';
 import { RideBookingService } from './ride-booking.service';
-import { RideLifecycleService } from './ride-lifecycle.service';
+import { RideTransitionsService } from './ride-transitions.service';
 import { RidesService } from './rides.service';
 import { VehicleCategoriesService } from './vehicle-categories.service';
 
@@ -42,7 +42,7 @@ export class RidesController {
     private readonly categories: VehicleCategoriesService,
     private readonly estimates: FareEstimatesService,
     private readonly booking: RideBookingService,
-    private readonly lifecycle: RideLifecycleService,
+    private readonly transitions: RideTransitionsService,
     private readonly rides: RidesService,
     private readonly config: AppConfig,
   ) {}
@@ -118,7 +118,7 @@ export class RidesController {
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'The ride can no longer be cancelled by the caller' })
   cancel(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string, @Body() dto: CancelRideDto): Promise<JsonObject> {
-    return this.lifecycle.cancel(rideId, user, dto?.reason?.trim() || null);
+    return this.transitions.apply(rideId, { type: 'cancel', reason: dto?.reason?.trim() || null }, user);
   }
 
   @Put(':ride_id/status')
@@ -135,6 +135,6 @@ export class RidesController {
     @Param('ride_id') rideId: string,
     @Body() dto: UpdateRideStatusDto,
   ): Promise<JsonObject> {
-    return this.lifecycle.changeStatus(rideId, dto.status, user);
+    return this.transitions.advance(rideId, dto.status, user);
   }
 }
