@@ -1,6 +1,8 @@
 import { InProcessEventBus } from '../../common/events/in-process-event-bus';
 import { DriverRideCache } from './driver-ride.cache';
 import type { RidesRepository } from './repositories/rides.repository';
+import type { RideView } from './views/ride-view';
+import type { AppConfig } from '../../config/app-config';
 
 const RIDE = '00000000-0000-4000-8000-000000000001';
 
@@ -9,10 +11,10 @@ describe('DriverRideCache', () => {
     let finishRead: (row: undefined) => void = () => undefined;
     const rides = { findAssignedRefOfDriver: () => new Promise<undefined>((resolve) => (finishRead = resolve)) };
     const events = new InProcessEventBus();
-    const cache = new DriverRideCache(rides as unknown as RidesRepository, events);
+    const cache = new DriverRideCache(rides as unknown as RidesRepository, events, { driverRideCacheMs: 2000, driverRideCacheMaxEntries: 100 } as AppConfig);
 
     const read = cache.get(7); // the heartbeat's lookup reads "no ride" from the database...
-    events.publish('ride.accepted', { ride_id: RIDE, passenger_id: 3, driver_id: 7, rejected_driver_ids: [], ride: {} });
+    events.publish('ride.accepted', { ride_id: RIDE, passenger_id: 3, driver_id: 7, rejected_driver_ids: [], ride: {} as RideView });
     await new Promise((resolve) => setImmediate(resolve)); // ...the accept's event arrives first...
     finishRead(undefined); // ...then the stale read finishes
     expect(await read).toBeNull();

@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
-import type { JsonObject } from '../../common/events/domain-events';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { AppConfig } from '../../config/app-config';
 import { WalletsService } from '../wallets/wallets.service';
@@ -14,11 +13,12 @@ import { RidesRepository } from './repositories/rides.repository';
 import { RideRequest, RideTransitionsService } from './ride-transitions.service';
 import { RideError } from './rides.errors';
 import { rideToJson } from './views/ride-view';
+import type { RideView } from './views/ride-view';
 
 const HOUR_SECONDS = 3600;
 
 export interface BookingResult {
-  ride: JsonObject;
+  ride: RideView;
   /** false when an Idempotency-Key replay returned the ride booked earlier. */
   created: boolean;
 }

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { DomainEventMap, JsonObject } from '../../common/events/domain-events';
+import type { DomainEventMap } from '../../common/events/domain-events';
 import { EventBus } from '../../common/events/event-bus';
 import { percentOf } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
@@ -17,6 +17,7 @@ import { DriverStep, driverStepTo, mayAct, RIDE_TRANSITIONS, RideCommandType, Ri
 import { isUuid } from './rides.service';
 import { RideError } from './rides.errors';
 import { rideToJson } from './views/ride-view';
+import type { RideView } from './views/ride-view';
 
 /** A new ride as booking prices it; the transition adds its id, code, currency and time to live. */
 export type RideRequest = Omit<NewRide, 'id' | 'rideCode' | 'passengerId' | 'currency' | 'ttlMinutes'>;
@@ -35,7 +36,7 @@ type PendingEvent = { [K in RideTransitionEvent]: { name: K; payload: DomainEven
 /** A transaction in which rides change; its transitions' events are published once it commits. */
 export interface RideTransaction {
   readonly manager: EntityManager;
-  apply(rideId: string, command: RideCommand, actor: RideActor): Promise<JsonObject>;
+  apply(rideId: string, command: RideCommand, actor: RideActor): Promise<RideView>;
 }
 
 const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -68,12 +69,12 @@ export class RideTransitionsService {
   ) {}
 
   /** Applies one command in its own transaction; returns the ride as the API shows it. */
-  apply(rideId: string, command: RideCommand, actor: RideActor): Promise<JsonObject> {
+  apply(rideId: string, command: RideCommand, actor: RideActor): Promise<RideView> {
     return this.transaction((tx) => tx.apply(rideId, command, actor));
   }
 
   /** PUT /rides/{id}/status: the driver step that reaches `to`; a status no step reaches is refused like a wrong step. */
-  advance(rideId: string, to: RideStatus, actor: RideActor): Promise<JsonObject> {
+  advance(rideId: string, to: RideStatus, actor: RideActor): Promise<RideView> {
     const step = driverStepTo(to);
     if (step) return this.apply(rideId, { type: step }, actor);
     return this.transaction(async ({ manager }) => {
@@ -144,7 +145,7 @@ export class RideTransitionsService {
     rideId: string,
     command: RideCommand,
     actor: RideActor,
-  ): Promise<JsonObject> {
+  ): Promise<RideView> {
     if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
     if (command.type === 'book') return this.book(manager, pending, rideId, command, actor);
     if (command.type === 'accept' && !isUuid(command.bidId)) throw new BidError('BID_NOT_FOUND');
@@ -158,7 +159,8 @@ export class RideTransitionsService {
 
     const rule = RIDE_TRANSITIONS[command.type];
     if (command.type === 'cancel') {
-      const by = party as 'passenger' | 'driver';
+      // The table lets only the passenger and the assigned driver cancel.
+      const by = party === 'driver' ? 'driver' : 'passenger';
       await this.writes.setStatus(rideId, rule.to, manager, { by, reason: command.reason });
       const bidders = await this.bids.withdrawPendingForRides([rideId], manager);
       await this.record(manager, locked, rule.to, actor, party, command.reason);
@@ -185,7 +187,7 @@ export class RideTransitionsService {
       name: 'ride.status_changed',
       payload: {
         ride_id: rideId,
-        passenger_id: (ride.passenger as { id: number } | null)?.id ?? null,
+        passenger_id: ride.passenger?.id ?? null,
         driver_id: locked.driver_id,
         status: rule.to,
         ride,
@@ -211,7 +213,7 @@ export class RideTransitionsService {
     rideId: string,
     command: Extract<RideCommand, { type: 'book' }>,
     actor: RideActor,
-  ): Promise<JsonObject> {
+  ): Promise<RideView> {
     const rule = RIDE_TRANSITIONS.book;
     if (actor === 'system') throw new RideError('RIDE_NOT_FOUND');
     const request = { ...command.ride, passengerId: actor.id };
@@ -245,7 +247,7 @@ export class RideTransitionsService {
     ride: LockedRide,
     bidId: string,
     actor: RideActor,
-  ): Promise<JsonObject> {
+  ): Promise<RideView> {
     const passengerId = ride.passenger_id!;
     const seen = await this.bids.findOnRide(bidId, ride.id, manager);
     if (!seen) throw new BidError('BID_NOT_FOUND');
@@ -282,7 +284,7 @@ export class RideTransitionsService {
     );
   }
 
-  private async view(rideId: string, manager: EntityManager): Promise<JsonObject> {
+  private async view(rideId: string, manager: EntityManager): Promise<RideView> {
     const row = await this.reads.findView(rideId, manager);
     if (!row) throw new RideError('RIDE_NOT_FOUND');
     return rideToJson(row);

@@ -59,7 +59,8 @@ export interface RideState {
 
 /** Whether `party` may apply the command at all: if not, the ride does not exist for them. */
 export function mayAct(type: RideCommandType, party: RideParty | undefined): party is RideParty {
-  return party !== undefined && (RIDE_TRANSITIONS[type].from as RideTransitionRule['from'])[party] !== undefined;
+  const rule: RideTransitionRule = RIDE_TRANSITIONS[type];
+  return party !== undefined && rule.from[party] !== undefined;
 }
 
 /** The refusal for `party` applying the command to a ride in `state`, or null when the table allows it. */

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
-import type { JsonObject } from '../../common/events/domain-events';
 import { toMajor } from '../../common/money';
 import { DriverRideCache, DriverRideRef } from './driver-ride.cache';
 
@@ -11,6 +10,9 @@ import { RidePaymentsRepository } from './repositories/ride-payments.repository'
 import { NearbyQuery, RidesRepository } from './repositories/rides.repository';
 import { RideWritesRepository } from './repositories/ride-writes.repository';
 import { RideViewCache } from './ride-view.cache';
+import type { JsonObject } from '../../common/events/domain-events';
+import type { BidView } from './views/bid-view';
+import type { RideView } from './views/ride-view';
 import { RideError } from './rides.errors';
 import { bidToJson } from './views/bid-view';
 import { iso, rideToJson } from './views/ride-view';
@@ -22,13 +24,13 @@ export function isUuid(value: string): boolean {
 }
 
 export interface ActiveRideSnapshot {
-  ride: JsonObject | null;
+  ride: RideView | null;
   /** Present for a passenger whose ride is still requested: its pending bids, cheapest first. */
-  bids?: JsonObject[];
+  bids?: BidView[];
 }
 
 export interface RideHistoryPage {
-  items: JsonObject[];
+  items: RideView[];
   page: number;
   limit: number;
   total: number;
@@ -94,7 +96,7 @@ export class RidesService {
     return JSON.stringify(rows.map((row) => ({ ...rideToJson(row), distance_km: Math.round(Number(row.distance_km) * 100) / 100 })));
   }
 
-  /** The ride a driver is assigned to, from a cache of at most 2 s (for the location heartbeat). */
+  /** The ride a driver is assigned to, from a cache of at most DRIVER_RIDE_CACHE_MS (for the location heartbeat). */
   findAssignedRideOfDriverCached(driverId: number): Promise<DriverRideRef | null> {
     return this.driverRides.get(driverId);
   }

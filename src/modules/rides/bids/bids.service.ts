@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user';
 import { CommonError } from '../../../common/errors/common.errors';
-import type { JsonObject } from '../../../common/events/domain-events';
 import { EventBus } from '../../../common/events/event-bus';
 import { toMinor } from '../../../common/money';
 import { RateLimiter } from '../../../common/rate-limit/rate-limiter';
@@ -16,6 +15,8 @@ import { RideError } from '../rides.errors';
 import { bidToJson } from '../views/bid-view';
 import { BidsRepository } from './bids.repository';
 import { BidError } from './bids.errors';
+import type { RideView } from '../views/ride-view';
+import type { BidView } from '../views/bid-view';
 
 /** Drivers bid on requested rides; the passenger accepts one bid (the `accept` transition), exactly once. */
 @Injectable()
@@ -36,7 +37,7 @@ export class BidsService {
    * served). A bid changes no ride: the ride is only held in `requested` (a shared lock: many
    * drivers bid at once, but not while the ride is being accepted or cancelled).
    */
-  async submit(driverId: number, rideId: string, amount: number, etaMinutes: number): Promise<JsonObject> {
+  async submit(driverId: number, rideId: string, amount: number, etaMinutes: number): Promise<BidView> {
     if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
     const amountMinor = toMinor(amount);
     if (amountMinor === undefined || amountMinor <= 0) throw CommonError.validation('amount', 'amount must be positive with at most 2 decimals');
@@ -64,12 +65,12 @@ export class BidsService {
     return bid;
   }
 
-  accept(user: AuthenticatedUser, rideId: string, bidId: string): Promise<JsonObject> {
+  accept(user: AuthenticatedUser, rideId: string, bidId: string): Promise<RideView> {
     return this.transitions.apply(rideId, { type: 'accept', bidId }, user);
   }
 
   /** The ride's bids, cheapest first, for its passenger only (drivers never see competing offers). */
-  async listForPassenger(user: AuthenticatedUser, rideId: string): Promise<JsonObject[]> {
+  async listForPassenger(user: AuthenticatedUser, rideId: string): Promise<BidView[]> {
     if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
     const ride = await this.rides.findView(rideId);
     if (!ride || ride.passenger_id !== user.id) throw new RideError('RIDE_NOT_FOUND');
