@@ -1,7 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const MODULES = ['auth', 'users', 'wallets', 'rides', 'bids', 'drivers', 'realtime'];
+const MODULES = ['auth', 'users', 'wallets', 'rides', 'drivers', 'realtime'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'jest.config.js', 'test/support/babel-import-meta.js', 'bench/**/*.js', 'scripts/**/*.js', 'sim/**/*.js'] },
@@ -38,6 +38,7 @@ export default tseslint.config(
           group: MODULES.filter((other) => other !== name).flatMap((other) => [`**/${other}/**/*.repository`, `**/${other}/repositories/**`, `**/${other}/entities/**`]),
           message: "Use the other module's service, not its repositories or entities.",
         },
+        ...(name === 'rides' ? [] : [{ group: ['**/rides/bids/**'], message: 'Bids belong to the marketplace (rides): ask RidesService or RideTransitionsService.' }]),
       ] }],
     },
   })),

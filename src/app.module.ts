@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { EventBusModule, EventBusOptions } from './common/events/event-bus.module';
 import { ERROR_STATUS } from './bootstrap/error-statuses';
+import { MarketplacePortsModule } from './bootstrap/marketplace-ports.module';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
 import { ERROR_STATUSES } from './common/filters/error-statuses.token';
 import { JwtAuthGuard } from './common/guards/jwt-auth.guard';
@@ -13,7 +14,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { AuthModule } from './modules/auth/auth.module';
-import { BidsModule } from './modules/bids/bids.module';
+import { BidsModule } from './modules/rides/bids/bids.module';
 import { DriversModule } from './modules/drivers/drivers.module';
 import { RealtimeModule } from './modules/realtime/realtime.module';
 import { RidesModule } from './modules/rides/rides.module';
@@ -30,6 +31,7 @@ export class AppModule {
         RedisModule,
         EventBusModule.forRoot(options),
         HealthModule,
+        MarketplacePortsModule,
         AuthModule,
         RidesModule,
         DriversModule,

@@ -4,7 +4,7 @@ import type { AuthErrorCode } from '../modules/auth/auth.errors';
 import type { UserErrorCode } from '../modules/users/users.errors';
 import type { WalletErrorCode } from '../modules/wallets/wallets.errors';
 import type { RideErrorCode } from '../modules/rides/rides.errors';
-import type { BidErrorCode } from '../modules/bids/bids.errors';
+import type { BidErrorCode } from '../modules/rides/bids/bids.errors';
 import type { DriverErrorCode } from '../modules/drivers/drivers.errors';
 
 export type AppErrorCode =

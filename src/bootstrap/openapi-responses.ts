@@ -2,7 +2,7 @@ import { NEARBY_MAX_RADIUS_KM } from '../modules/drivers/dto/nearby-rides-query.
 import { STATUS_CODES } from 'node:http';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { AUTH_MESSAGES } from '../modules/auth/auth.errors';
-import { BID_MESSAGES } from '../modules/bids/bids.errors';
+import { BID_MESSAGES } from '../modules/rides/bids/bids.errors';
 import { DRIVER_MESSAGES } from '../modules/drivers/drivers.errors';
 import { RIDE_MESSAGES } from '../modules/rides/rides.errors';
 import { USER_MESSAGES } from '../modules/users/users.errors';

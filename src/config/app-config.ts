@@ -71,6 +71,12 @@ export class AppConfig {
   readonly driverLocationMaxAgeSeconds!: number;
   /** Ride details cache lifetime (0 = off); local writes and ride events invalidate sooner. */
   readonly rideCacheMs!: number;
+  /** Most rides the ride details cache holds (least recently used go first). */
+  readonly rideCacheMaxEntries!: number;
+  /** How long the location heartbeat may trust its cached "which ride is this driver on" (ride events update it sooner). */
+  readonly driverRideCacheMs!: number;
+  /** Most drivers that cache holds (least recently used go first). */
+  readonly driverRideCacheMaxEntries!: number;
 
   readonly wsMaxMessagesPerSecond!: number;
   readonly wsMaxBufferedBytes!: number;
@@ -172,6 +178,9 @@ export class AppConfig {
         locationFlushMs: read.int('LOCATION_FLUSH_MS', 1000, 50, 60_000),
         driverLocationMaxAgeSeconds: read.int('DRIVER_LOCATION_MAX_AGE_SECONDS', 60, 1, 3600),
         rideCacheMs: read.int('RIDE_CACHE_MS', 1000, 0, 60_000),
+        rideCacheMaxEntries: read.int('RIDE_CACHE_MAX_ENTRIES', 20_000, 1, 10_000_000),
+        driverRideCacheMs: read.int('DRIVER_RIDE_CACHE_MS', 2000, 0, 60_000),
+        driverRideCacheMaxEntries: read.int('DRIVER_RIDE_CACHE_MAX_ENTRIES', 200_000, 1, 10_000_000),
 
         wsMaxMessagesPerSecond: read.int('WS_MAX_MESSAGES_PER_SECOND', 20, 1, 10_000),
         wsMaxBufferedBytes: read.int('WS_MAX_BUFFERED_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024),

@@ -4,6 +4,7 @@ import { ConnectionRegistry } from '../../src/modules/realtime/connection-regist
 import { createUser, TestUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { expectNothingMore, LiveClient, liveUrl, sleep } from './live-client';
+import { partialBid } from '../support/event-fixtures';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -96,8 +97,8 @@ describe('live channel: connection, protocol and protection', () => {
     it('delivers to every connection of a user (phone and tablet)', async () => {
       const phone = await LiveClient.connect(t, passenger.accessToken);
       const tablet = await LiveClient.connect(t, passenger.accessToken);
-      t.get(EventBus).publish('bid.submitted', { ride_id: 'r-1', passenger_id: passenger.id, driver_id: 1, bid: { id: 'b-1' } });
-      for (const c of [phone, tablet]) expect(await c.next('bid_submitted')).toMatchObject({ ride_id: 'r-1', data: { bid: { id: 'b-1' } } });
+      t.get(EventBus).publish('bid.submitted', { ride_id: 'r-1', passenger_id: passenger.id, driver_id: 1, bid: partialBid({ id: 'b-1' }) });
+      for (const c of [phone, tablet]) expect(await c.next('bid_submitted')).toMatchObject({ ride_id: 'r-1', data: { bid: partialBid({ id: 'b-1' }) } });
       await Promise.all([phone.close(), tablet.close()]);
       await waitFor(() => t.get(ConnectionRegistry).connectionsOf(passenger.id).size === 0);
     });
@@ -143,7 +144,7 @@ describe('live channel: connection, protocol and protection', () => {
 
       bystander.send({ type: 'ping' });
       expect((await bystander.next()).type).toBe('pong');
-      t.get(EventBus).publish('bid.submitted', { ride_id: 'r-2', passenger_id: other.id, driver_id: 1, bid: { id: 'b-2' } });
+      t.get(EventBus).publish('bid.submitted', { ride_id: 'r-2', passenger_id: other.id, driver_id: 1, bid: partialBid({ id: 'b-2' }) });
       expect((await bystander.next('bid_submitted')).ride_id).toBe('r-2');
       const health = await t.request({ method: 'GET', url: '/health/live' });
       expect(health.statusCode).toBe(200);
@@ -158,7 +159,7 @@ describe('live channel: connection, protocol and protection', () => {
       // Stop reading from the TCP socket: the kernel buffers fill up, then the server's send buffer grows.
       (slow.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
       const bus = t.get(EventBus);
-      const bulky = { id: 'bulky', note: 'x'.repeat(32 * 1024) };
+      const bulky = partialBid({ id: 'bulky', note: 'x'.repeat(32 * 1024) });
       const registry = t.get(ConnectionRegistry);
       for (let round = 0; round < 40 && registry.connectionsOf(slowUser.id).size > 0; round += 1) {
         for (let i = 0; i < 50; i += 1) bus.publish('bid.submitted', { ride_id: 'r-slow', passenger_id: slowUser.id, driver_id: 1, bid: bulky });
@@ -166,7 +167,7 @@ describe('live channel: connection, protocol and protection', () => {
       }
       await waitFor(() => registry.connectionsOf(slowUser.id).size === 0);
 
-      bus.publish('bid.submitted', { ride_id: 'r-3', passenger_id: other.id, driver_id: 1, bid: { id: 'b-3' } });
+      bus.publish('bid.submitted', { ride_id: 'r-3', passenger_id: other.id, driver_id: 1, bid: partialBid({ id: 'b-3' }) });
       expect((await bystander.next('bid_submitted')).ride_id).toBe('r-3');
       (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
       const closed = await slow.closed;

@@ -1,4 +1,6 @@
 import { EventBus } from '../../src/common/events/event-bus';
+import type { RideStatus } from '../../src/modules/rides/ride-status';
+import { partialBid, partialRide } from '../support/event-fixtures';
 import { createUser, TestUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { expectNothingMore, LiveClient, sleep } from './live-client';
@@ -20,14 +22,15 @@ describe('live channel: who receives what', () => {
   const except = (...names: string[]): LiveClient[] => Object.entries(clients).filter(([n]) => !names.includes(n)).map(([, c]) => c);
 
   const RIDE_ID = '3f1c7d1e-0000-4000-8000-000000000001';
-  const ride = (status: string, extra: Record<string, unknown> = {}) => ({
-    id: RIDE_ID,
-    ride_code: 'ABC234',
-    status,
-    passenger: { id: passenger.id, first_name: 'Paula' },
-    driver: status === 'requested' ? null : { id: winner.id, first_name: 'Dana' },
-    ...extra,
-  });
+  const ride = (status: RideStatus, extra: Record<string, unknown> = {}) =>
+    partialRide({
+      id: RIDE_ID,
+      ride_code: 'ABC234',
+      status,
+      passenger: { id: passenger.id, first_name: 'Paula' },
+      driver: status === 'requested' ? null : { id: winner.id, first_name: 'Dana' },
+      ...extra,
+    });
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -49,7 +52,7 @@ describe('live channel: who receives what', () => {
   });
 
   it('bid_submitted reaches the ride passenger only', async () => {
-    const bid = { id: 'bid-1', ride_id: RIDE_ID, amount: 12.5, status: 'pending' };
+    const bid = partialBid({ id: 'bid-1', ride_id: RIDE_ID, amount: 12.5, status: 'pending' });
     bus.publish('bid.submitted', { ride_id: RIDE_ID, passenger_id: passenger.id, driver_id: loser.id, bid });
     expect(await clients.passenger.next()).toEqual({ type: 'bid_submitted', ride_id: RIDE_ID, data: { bid }, at: expect.any(String) });
     await expectNothingMore(all());
@@ -70,7 +73,7 @@ describe('live channel: who receives what', () => {
   });
 
   it('ride_status_changed reaches the passenger and the assigned driver', async () => {
-    for (const status of ['driver_arrived', 'started', 'completed']) {
+    for (const status of ['driver_arrived', 'started', 'completed'] as const) {
       bus.publish('ride.status_changed', { ride_id: RIDE_ID, passenger_id: passenger.id, driver_id: winner.id, status, ride: ride(status) });
       for (const c of [clients.passenger, clients.winner]) {
         expect(await c.next()).toMatchObject({ type: 'ride_status_changed', ride_id: RIDE_ID, data: { ride: { status } } });
@@ -131,7 +134,7 @@ describe('live channel: who receives what', () => {
   });
 
   it('nobody is sent events about a ride of a user who is not connected', async () => {
-    bus.publish('bid.submitted', { ride_id: RIDE_ID, passenger_id: 999_999, driver_id: loser.id, bid: { id: 'x' } });
+    bus.publish('bid.submitted', { ride_id: RIDE_ID, passenger_id: 999_999, driver_id: loser.id, bid: partialBid({ id: 'x' }) });
     bus.publish('driver.location_updated', { ride_id: RIDE_ID, passenger_id: 999_999, driver_id: winner.id, location: { latitude: 1, longitude: 1, heading: null, speed: null, accuracy: null, at: new Date().toISOString() } });
     await expectNothingMore(except());
   });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { EventBus } from '../../src/common/events/event-bus';
 import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
+import { partialBid } from '../support/event-fixtures';
 
 /** The script the README points to for watching the channel really connects and prints events. */
 describe('scripts/watch-live.js', () => {
@@ -26,7 +27,7 @@ describe('scripts/watch-live.js', () => {
     };
     try {
       await seen('ride_snapshot');
-      t.get(EventBus).publish('bid.submitted', { ride_id: 'ride-42', passenger_id: user.id, driver_id: 1, bid: { id: 'bid-42' } });
+      t.get(EventBus).publish('bid.submitted', { ride_id: 'ride-42', passenger_id: user.id, driver_id: 1, bid: partialBid({ id: 'bid-42' }) });
       await seen('bid_submitted ride=ride-42');
       await seen('"id": "bid-42"');
     } finally {

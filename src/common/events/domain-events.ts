@@ -1,7 +1,8 @@
 /**
  * Every domain event a service may publish, by name, with its payload. Payloads are plain JSON
  * (they cross Redis between instances) and carry what a subscriber needs to route them without
- * reading the database again. `ride` is the ride exactly as the REST API returns it.
+ * reading the database again. Modules add their own events by declaration merging (the ride and
+ * bid events in modules/rides/rides.events.ts and rides/bids/bids.events.ts), so common/ knows none.
  */
 export type JsonObject = Record<string, unknown>;
 
@@ -11,48 +12,6 @@ export interface GeoPoint {
 }
 
 export interface DomainEventMap {
-  'ride.requested': {
-    ride_id: string;
-    passenger_id: number;
-    vehicle_category_id: number;
-    pickup: GeoPoint;
-    ride: JsonObject;
-  };
-  'bid.submitted': {
-    ride_id: string;
-    passenger_id: number;
-    driver_id: number;
-    bid: JsonObject;
-  };
-  'ride.accepted': {
-    ride_id: string;
-    passenger_id: number;
-    driver_id: number;
-    rejected_driver_ids: number[];
-    ride: JsonObject;
-  };
-  'ride.status_changed': {
-    ride_id: string;
-    passenger_id: number | null;
-    driver_id: number | null;
-    status: string;
-    ride: JsonObject;
-  };
-  'ride.cancelled': {
-    ride_id: string;
-    passenger_id: number | null;
-    driver_id: number | null;
-    /** Drivers whose bids were live when the ride was cancelled (now withdrawn). */
-    bidder_driver_ids: number[];
-    cancelled_by: 'passenger' | 'driver';
-    ride: JsonObject;
-  };
-  'ride.expired': {
-    ride_id: string;
-    passenger_id: number | null;
-    bidder_driver_ids: number[];
-    ride: JsonObject;
-  };
   'driver.location_updated': {
     ride_id: string;
     passenger_id: number;

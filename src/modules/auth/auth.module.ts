@@ -3,6 +3,7 @@ import { JwtModule } from '@nestjs/jwt';
 import { AccessTokenVerifier } from '../../common/auth/access-token-verifier';
 import { RateLimitModule } from '../../common/rate-limit/rate-limit.module';
 import { AppConfig } from '../../config/app-config';
+import { DriversModule } from '../drivers/drivers.module';
 import { UsersModule } from '../users/users.module';
 import { WalletsModule } from '../wallets/wallets.module';
 import { AuthController } from './auth.controller';
@@ -21,6 +22,7 @@ import { jwtModuleOptions, TokenService } from './services/token.service';
   imports: [
     JwtModule.registerAsync({ inject: [AppConfig], useFactory: jwtModuleOptions }),
     UsersModule,
+    DriversModule,
     WalletsModule,
     RateLimitModule,
   ],

@@ -207,11 +207,6 @@ export class AuthRepository {
     );
   }
 
-  /** The driver record of a new driver (the drivers module owns the table; this is its first row only). */
-  async insertDriverRecord(userId: number, status: 'pending' | 'approved', manager: EntityManager): Promise<void> {
-    await manager.query(`INSERT INTO drivers (user_id, status) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING`, [userId, status]);
-  }
-
   /** Stores a registered user's first refresh token; undefined when the account changed under us. */
   async storeSessionAfterRegistration(userId: number, refreshTokenHash: string, family: string): Promise<SessionUserRow | undefined> {
     const rows = rowsOf<SessionUserRow>(

@@ -61,6 +61,11 @@ export class DriversRepository {
     return rows[0];
   }
 
+  /** The first row of a new driver; a second registration attempt leaves the existing row alone. */
+  async insertInitial(userId: number, status: DriverApprovalStatus, manager?: EntityManager): Promise<void> {
+    await this.m(manager).query(`INSERT INTO drivers (user_id, status) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING`, [userId, status]);
+  }
+
   async updateProfile(userId: number, changes: DriverProfileChanges): Promise<DriverRow | undefined> {
     const entries = Object.entries(changes).filter(([, v]) => v !== undefined);
     const sets = entries.map(([column], i) => `${column} = $${i + 2}`);

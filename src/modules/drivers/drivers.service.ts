@@ -108,6 +108,11 @@ export class DriversService {
     return this.drivers.filterMatchable(candidates, vehicleCategoryId);
   }
 
+  /** The record of a user registering as a driver, inside the registration's transaction. */
+  createDriverRecord(userId: number, status: 'pending' | 'approved', manager?: EntityManager): Promise<void> {
+    return this.drivers.insertInitial(userId, status, manager);
+  }
+
   /** The driver record read inside the caller's transaction (no lock); undefined when there is none. */
   findDriver(userId: number, manager: EntityManager): Promise<DriverRow | undefined> {
     return this.drivers.findByUserId(userId, manager);

@@ -1,19 +1,22 @@
 import { InProcessEventBus } from '../../common/events/in-process-event-bus';
 import { DriverRideCache } from './driver-ride.cache';
 import type { RidesRepository } from './repositories/rides.repository';
+import type { RideView } from './views/ride-view';
+import type { AppConfig } from '../../config/app-config';
 
 const RIDE = '00000000-0000-4000-8000-000000000001';
+const CONFIG = { driverRideCacheMs: 2000, driverRideCacheMaxEntries: 10_000 } as AppConfig;
 
 describe('DriverRideCache', () => {
   it('a database read that started before an accept does not overwrite the assignment the accept announced', async () => {
     let finishRead: (rows: undefined) => void = () => undefined;
     const rides = { findAssignedRefsOfDrivers: () => new Promise<[]>((resolve) => (finishRead = () => resolve([]))) };
     const events = new InProcessEventBus();
-    const cache = new DriverRideCache(rides as unknown as RidesRepository, events);
+    const cache = new DriverRideCache(rides as unknown as RidesRepository, events, { driverRideCacheMs: 2000, driverRideCacheMaxEntries: 100 } as AppConfig);
 
     const read = cache.get(7); // the heartbeat's lookup...
     await new Promise((resolve) => setImmediate(resolve)); // ...reads "no ride" from the database...
-    events.publish('ride.accepted', { ride_id: RIDE, passenger_id: 3, driver_id: 7, rejected_driver_ids: [], ride: {} });
+    events.publish('ride.accepted', { ride_id: RIDE, passenger_id: 3, driver_id: 7, rejected_driver_ids: [], ride: {} as RideView });
     await new Promise((resolve) => setImmediate(resolve)); // ...the accept's event arrives first...
     finishRead(undefined); // ...then the stale read finishes
     expect(await read).toBeNull();
@@ -29,7 +32,7 @@ describe('DriverRideCache', () => {
         return Promise.resolve(ids.filter((id) => id % 2 === 0).map((id) => ({ id: `ride-${id}`, driver_id: id, passenger_id: id + 1 })));
       },
     };
-    const cache = new DriverRideCache(rides as unknown as RidesRepository, new InProcessEventBus());
+    const cache = new DriverRideCache(rides as unknown as RidesRepository, new InProcessEventBus(), CONFIG);
     const ids = Array.from({ length: 2500 }, (_, i) => i + 1);
     const refs = await Promise.all([...ids, 2, 3].map((id) => cache.get(id)));
     expect(calls.map((c) => c.length)).toEqual([1000, 1000, 500]);
@@ -46,7 +49,7 @@ describe('DriverRideCache', () => {
       findAssignedRefsOfDrivers: (ids: number[]) =>
         ++call === 1 ? Promise.reject(new Error('down')) : Promise.resolve(ids.map((id) => ({ id: `r${id}`, driver_id: id, passenger_id: null }))),
     };
-    const cache = new DriverRideCache(rides as unknown as RidesRepository, new InProcessEventBus());
+    const cache = new DriverRideCache(rides as unknown as RidesRepository, new InProcessEventBus(), CONFIG);
     const results = await Promise.allSettled(Array.from({ length: 1001 }, (_, i) => cache.get(i + 1)));
     expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1000);
     expect(results[1000]).toEqual({ status: 'fulfilled', value: { rideId: 'r1001', passengerId: null } });

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { ReadThroughCache } from '../../common/cache/read-through-cache';
 import { EventBus } from '../../common/events/event-bus';
+import { AppConfig } from '../../config/app-config';
 import { RidesRepository } from './repositories/rides.repository';
 
 export interface DriverRideRef {
@@ -8,8 +9,6 @@ export interface DriverRideRef {
   passengerId: number | null;
 }
 
-const TTL_MS = 2000;
-const MAX_ENTRIES = 200_000;
 /** Drivers looked up per query when many heartbeats miss at once (a start-up, a fleet coming online). */
 const LOOKUP_BATCH = 1000;
 
@@ -21,7 +20,7 @@ interface Waiter {
 /**
  * Which ride a driver is assigned to, for the location heartbeat: every ping must know whom to
  * tell, and asking the database each time would make the heartbeat a database read. Entries live
- * at most TTL_MS. This instance updates them at once when it accepts, finishes or cancels a ride,
+ * at most DRIVER_RIDE_CACHE_MS. This instance updates them at once when it accepts, finishes or cancels a ride,
  * and every instance updates them from the ride events (which cross instances over Redis), so a
  * heartbeat arriving at another instance right after an accept still reaches the passenger. A
  * database read that started before such an update never overwrites it (ReadThroughCache.put).
@@ -30,14 +29,16 @@ interface Waiter {
  */
 @Injectable()
 export class DriverRideCache implements OnModuleDestroy {
-  private readonly cache = new ReadThroughCache<number, DriverRideRef | null>({ ttlMs: TTL_MS, maxEntries: MAX_ENTRIES });
+  private readonly cache: ReadThroughCache<number, DriverRideRef | null>;
   private readonly unsubscribe: Array<() => void>;
   private pending: Map<number, Waiter[]> | undefined;
 
   constructor(
     private readonly rides: RidesRepository,
     events: EventBus,
+    config: AppConfig,
   ) {
+    this.cache = new ReadThroughCache({ ttlMs: config.driverRideCacheMs, maxEntries: config.driverRideCacheMaxEntries });
     this.unsubscribe = [
       events.subscribe('ride.accepted', (e) => this.set(e.driver_id, { rideId: e.ride_id, passengerId: e.passenger_id })),
       events.subscribe('ride.status_changed', (e) => {

@@ -1,8 +1,6 @@
-import { createHash, randomInt, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
-import type { JsonObject } from '../../common/events/domain-events';
-import { EventBus } from '../../common/events/event-bus';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { AppConfig } from '../../config/app-config';
 import { WalletsService } from '../wallets/wallets.service';
@@ -12,24 +10,17 @@ import type { FareEstimate } from './fare/fare-estimate';
 import { PromoCodesService, normalisePromoCode } from './promo-codes.service';
 import { IdempotencyKeysRepository } from './repositories/idempotency-keys.repository';
 import { RidesRepository } from './repositories/rides.repository';
-import { RideWritesRepository } from './repositories/ride-writes.repository';
+import { RideRequest, RideTransitionsService } from './ride-transitions.service';
 import { RideError } from './rides.errors';
 import { rideToJson } from './views/ride-view';
+import type { RideView } from './views/ride-view';
 
-const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
-const CODE_ATTEMPTS = 8;
 const HOUR_SECONDS = 3600;
 
 export interface BookingResult {
-  ride: JsonObject;
+  ride: RideView;
   /** false when an Idempotency-Key replay returned the ride booked earlier. */
   created: boolean;
-}
-
-export function newRideCode(): string {
-  let code = '';
-  for (let i = 0; i < 6; i += 1) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
-  return code;
 }
 
 /** A stable fingerprint of the validated body: same fields and values, whatever their order. */
@@ -49,17 +40,19 @@ export function requestHash(body: object): string {
   return createHash('sha256').update(JSON.stringify(canonical(body))).digest('hex');
 }
 
-/** POST /rides/book: prices the request, stores the ride in `requested`, announces it after commit. */
+/**
+ * POST /rides/book: prices the request, claims the Idempotency-Key and redeems the promo in the
+ * transaction that creates the ride (the `book` transition, which announces it after commit).
+ */
 @Injectable()
 export class RideBookingService {
   constructor(
     private readonly estimates: FareEstimatesService,
     private readonly promos: PromoCodesService,
     private readonly wallets: WalletsService,
-    private readonly writes: RideWritesRepository,
+    private readonly transitions: RideTransitionsService,
     private readonly reads: RidesRepository,
     private readonly keys: IdempotencyKeysRepository,
-    private readonly events: EventBus,
     private readonly config: AppConfig,
     private readonly limiter: RateLimiter,
   ) {}
@@ -73,7 +66,7 @@ export class RideBookingService {
     }
     const hash = idempotencyKey === undefined ? '' : requestHash(dto);
 
-    const result = await this.writes.runInTransaction(async (manager) => {
+    return this.transitions.transaction(async ({ manager, apply }) => {
       if (idempotencyKey !== undefined && !(await this.keys.claim(user.id, idempotencyKey, hash, manager))) {
         const earlier = await this.keys.find(user.id, idempotencyKey, manager);
         if (!earlier || earlier.request_hash !== hash || !earlier.ride_id) throw new RideError('IDEMPOTENCY_KEY_REUSED');
@@ -85,63 +78,30 @@ export class RideBookingService {
         const refusal = await this.promos.redeem(estimate.promo.promoId, manager);
         if (refusal !== null) withoutPromo(estimate, refusal);
       }
-      const rideId = await this.insertWithFreshCode(user.id, dto, estimate, manager);
-      await this.writes.recordEvents([{ rideId, from: null, to: 'requested', actorUserId: user.id, actorRole: 'passenger' }], manager);
+      const rideId = randomUUID();
+      const ride = await apply(rideId, { type: 'book', ride: rideRequest(dto, estimate) }, user);
       if (idempotencyKey !== undefined) await this.keys.attachRide(user.id, idempotencyKey, rideId, manager);
-      const row = await this.reads.findView(rideId, manager);
-      return { ride: rideToJson(row!), created: true };
+      return { ride, created: true };
     });
-
-    if (result.created) {
-      const ride = result.ride;
-      this.events.publish('ride.requested', {
-        ride_id: ride.id as string,
-        passenger_id: user.id,
-        vehicle_category_id: dto.vehicle_category_id,
-        pickup: { latitude: dto.pickup.latitude, longitude: dto.pickup.longitude },
-        ride,
-      });
-    }
-    return result;
   }
+}
 
-  /** Retries on a ride-code collision; a refusal with no collision means the passenger already has a live ride. */
-  private async insertWithFreshCode(
-    passengerId: number,
-    dto: BookRideDto,
-    estimate: FareEstimate,
-    manager: Parameters<RideWritesRepository['insertRequested']>[1],
-  ): Promise<string> {
-    for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt += 1) {
-      if (await this.reads.passengerHasLiveRide(passengerId, manager)) throw new RideError('ACTIVE_RIDE_EXISTS');
-      const id = randomUUID();
-      const inserted = await this.writes.insertRequested(
-        {
-          id,
-          rideCode: newRideCode(),
-          rideType: dto.ride_type,
-          passengerId,
-          vehicleCategoryId: dto.vehicle_category_id,
-          pickup: dto.pickup,
-          dropoff: dto.dropoff,
-          returnLocation: dto.return_location ?? null,
-          passengerCount: dto.passenger_count ?? 1,
-          children: dto.children ?? 0,
-          paymentMethod: dto.payment_method,
-          durationMinutes: dto.duration_minutes ?? null,
-          endScheduledAt: dto.end_scheduled_at ?? null,
-          returnScheduledAt: dto.return_scheduled_at ?? null,
-          promoCode: dto.promo_code === undefined ? null : normalisePromoCode(dto.promo_code),
-          estimate,
-          currency: this.config.currency,
-          ttlMinutes: this.config.rideRequestTtlMinutes,
-        },
-        manager,
-      );
-      if (inserted) return id;
-    }
-    throw new RideError('ACTIVE_RIDE_EXISTS');
-  }
+function rideRequest(dto: BookRideDto, estimate: FareEstimate): RideRequest {
+  return {
+    rideType: dto.ride_type,
+    vehicleCategoryId: dto.vehicle_category_id,
+    pickup: dto.pickup,
+    dropoff: dto.dropoff,
+    returnLocation: dto.return_location ?? null,
+    passengerCount: dto.passenger_count ?? 1,
+    children: dto.children ?? 0,
+    paymentMethod: dto.payment_method,
+    durationMinutes: dto.duration_minutes ?? null,
+    endScheduledAt: dto.end_scheduled_at ?? null,
+    returnScheduledAt: dto.return_scheduled_at ?? null,
+    promoCode: dto.promo_code === undefined ? null : normalisePromoCode(dto.promo_code),
+    estimate,
+  };
 }
 
 /** The promo stopped applying between estimate and booking (limit reached, expired meanwhile): book at full price, saying why. */

@@ -1,17 +1,12 @@
 import { Injectable, Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
-import { EventBus } from '../../common/events/event-bus';
 import { AppConfig } from '../../config/app-config';
-import { RideBidsRepository } from './repositories/ride-bids.repository';
-import { RidesRepository } from './repositories/rides.repository';
-import { RideWritesRepository } from './repositories/ride-writes.repository';
-import { rideToJson } from './views/ride-view';
+import { RideTransitionsService } from './ride-transitions.service';
 
 const BATCH = 200;
 
 /**
- * Expires requested rides nobody accepted within RIDE_REQUEST_TTL_MINUTES. Safe with several
- * instances: each batch locks its rows with FOR UPDATE SKIP LOCKED, so two sweepers never take the
- * same ride and never wait for each other.
+ * Expires requested rides nobody accepted within RIDE_REQUEST_TTL_MINUTES, in batches through
+ * RideTransitionsService.expireDue (safe with several instances: see there).
  */
 @Injectable()
 export class RideExpiryJob implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -21,10 +16,7 @@ export class RideExpiryJob implements OnApplicationBootstrap, BeforeApplicationS
   private stopped = false;
 
   constructor(
-    private readonly writes: RideWritesRepository,
-    private readonly reads: RidesRepository,
-    private readonly rideBids: RideBidsRepository,
-    private readonly events: EventBus,
+    private readonly transitions: RideTransitionsService,
     private readonly config: AppConfig,
   ) {}
 
@@ -62,27 +54,8 @@ export class RideExpiryJob implements OnApplicationBootstrap, BeforeApplicationS
     }
   }
 
-  private async expireBatch(): Promise<number> {
-    const done = await this.writes.runInTransaction(async (manager) => {
-      const ids = (await this.writes.lockExpiredRequested(BATCH, manager)).map((r) => r.id);
-      if (ids.length === 0) return { ids, bidders: new Map<string, number[]>() };
-      await this.writes.markExpired(ids, manager);
-      const bidders = await this.rideBids.withdrawPendingForRides(ids, manager);
-      await this.writes.recordEvents(
-        ids.map((rideId) => ({ rideId, from: 'requested' as const, to: 'expired' as const, actorUserId: null, actorRole: 'system' as const })),
-        manager,
-      );
-      return { ids, bidders };
-    });
-    if (done.ids.length === 0) return 0;
-    for (const row of await this.reads.findViews(done.ids)) {
-      this.events.publish('ride.expired', {
-        ride_id: row.id,
-        passenger_id: row.passenger_id,
-        bidder_driver_ids: done.bidders.get(row.id) ?? [],
-        ride: rideToJson(row),
-      });
-    }
-    return done.ids.length;
+  /** One batch through the `expire` transition (its batch form). */
+  private expireBatch(): Promise<number> {
+    return this.transitions.expireDue(BATCH);
   }
 }

@@ -1,16 +1,14 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { ReadThroughCache } from '../../common/cache/read-through-cache';
-import type { JsonObject } from '../../common/events/domain-events';
 import { EventBus } from '../../common/events/event-bus';
 import { AppConfig } from '../../config/app-config';
 import { RidesRepository } from './repositories/rides.repository';
 import { rideToJson } from './views/ride-view';
-
-const MAX_ENTRIES = 20_000;
+import type { RideView } from './views/ride-view';
 
 /** A ride as GET /rides/{id} returns it, with the two parties who may read it from the cache. */
 export interface CachedRide {
-  json: JsonObject;
+  json: RideView;
   /** `json` serialised, made on first use: hits then skip JSON.stringify. */
   body?: string;
   passengerId: number | null;
@@ -33,7 +31,7 @@ export class RideViewCache implements OnModuleDestroy {
     config: AppConfig,
     events: EventBus,
   ) {
-    this.cache = new ReadThroughCache({ ttlMs: config.rideCacheMs, maxEntries: MAX_ENTRIES });
+    this.cache = new ReadThroughCache({ ttlMs: config.rideCacheMs, maxEntries: config.rideCacheMaxEntries });
     const forget = (e: { ride_id: string }) => this.forget(e.ride_id);
     this.unsubscribe = [
       events.subscribe('ride.accepted', forget),

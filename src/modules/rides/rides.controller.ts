@@ -17,7 +17,6 @@ import type { FastifyReply } from 'fastify';
 import { CurrentUser, Public, RequiresRegistration, Roles } from '../../common/auth/auth.decorators';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import { CommonError } from '../../common/errors/common.errors';
-import type { JsonObject } from '../../common/events/domain-events';
 import { ErrorResponseDto } from '../../common/http/error-response.dto';
 import { AppConfig } from '../../config/app-config';
 import { BookRideDto } from './dto/book-ride.dto';
@@ -28,9 +27,11 @@ import { UpdateRideStatusDto } from './dto/update-ride-status.dto';
 import { VehicleCategoryResponseDto } from './dto/vehicle-category-response.dto';
 import { FareEstimatesService } from './fare-estimates.service';
 import { RideBookingService } from './ride-booking.service';
-import { RideLifecycleService } from './ride-lifecycle.service';
+import { RideTransitionsService } from './ride-transitions.service';
 import { RidesService } from './rides.service';
 import { VehicleCategoriesService } from './vehicle-categories.service';
+import type { RideView } from './views/ride-view';
+import type { JsonObject } from '../../common/events/domain-events';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 
@@ -42,7 +43,7 @@ export class RidesController {
     private readonly categories: VehicleCategoriesService,
     private readonly estimates: FareEstimatesService,
     private readonly booking: RideBookingService,
-    private readonly lifecycle: RideLifecycleService,
+    private readonly transitions: RideTransitionsService,
     private readonly rides: RidesService,
     private readonly config: AppConfig,
   ) {}
@@ -117,8 +118,8 @@ export class RidesController {
   @ApiOkResponse({ type: RideResponseDto, description: 'The cancelled ride; cancelled_by says who' })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'The ride can no longer be cancelled by the caller' })
-  cancel(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string, @Body() dto: CancelRideDto): Promise<JsonObject> {
-    return this.lifecycle.cancel(rideId, user, dto?.reason?.trim() || null);
+  cancel(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string, @Body() dto: CancelRideDto): Promise<RideView> {
+    return this.transitions.apply(rideId, { type: 'cancel', reason: dto?.reason?.trim() || null }, user);
   }
 
   @Put(':ride_id/status')
@@ -134,7 +135,7 @@ export class RidesController {
     @CurrentUser() user: AuthenticatedUser,
     @Param('ride_id') rideId: string,
     @Body() dto: UpdateRideStatusDto,
-  ): Promise<JsonObject> {
-    return this.lifecycle.changeStatus(rideId, dto.status, user);
+  ): Promise<RideView> {
+    return this.transitions.advance(rideId, dto.status, user);
   }
 }

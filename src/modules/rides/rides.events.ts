@@ -1,2 +1,45 @@
-/** Events this module publishes (payloads in src/common/events/domain-events.ts). */
+import type { GeoPoint } from '../../common/events/domain-events';
+import type { RideStatus } from './ride-status';
+import type { CancelledBy, RideView } from './views/ride-view';
+
+/**
+ * The ride events, added to the domain events by declaration merging (the bus in common/ knows no
+ * module). Each is published by RideTransitionsService after its transition commits; `ride` is the
+ * ride exactly as the REST API returns it. ride.accepted is declared with the bids (bids/bids.events.ts).
+ */
+declare module '../../common/events/domain-events' {
+  interface DomainEventMap {
+    'ride.requested': {
+      ride_id: string;
+      passenger_id: number;
+      vehicle_category_id: number;
+      pickup: GeoPoint;
+      ride: RideView;
+    };
+    'ride.status_changed': {
+      ride_id: string;
+      passenger_id: number | null;
+      driver_id: number | null;
+      status: RideStatus;
+      ride: RideView;
+    };
+    'ride.cancelled': {
+      ride_id: string;
+      passenger_id: number | null;
+      driver_id: number | null;
+      /** Drivers whose bids were live when the ride was cancelled (now withdrawn). */
+      bidder_driver_ids: number[];
+      cancelled_by: CancelledBy;
+      ride: RideView;
+    };
+    'ride.expired': {
+      ride_id: string;
+      passenger_id: number | null;
+      bidder_driver_ids: number[];
+      ride: RideView;
+    };
+  }
+}
+
+/** Events this module publishes. */
 export const RIDE_EVENTS = ['ride.requested', 'ride.status_changed', 'ride.cancelled', 'ride.expired'] as const;

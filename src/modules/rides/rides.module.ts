@@ -2,6 +2,9 @@ import { RateLimitModule } from '../../common/rate-limit/rate-limit.module';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { WalletsModule } from '../wallets/wallets.module';
+import { BidsRepository } from './bids/bids.repository';
+import { BidsService } from './bids/bids.service';
+import { BidEntity } from './bids/entities/bid.entity';
 import { DriverRideCache } from './driver-ride.cache';
 import { IdempotencyKeyEntity } from './entities/idempotency-key.entity';
 import { PromoCodeEntity } from './entities/promo-code.entity';
@@ -15,23 +18,26 @@ import { PassengerRidesController } from './passenger-rides.controller';
 import { PromoCodesService } from './promo-codes.service';
 import { IdempotencyKeysRepository } from './repositories/idempotency-keys.repository';
 import { PromoCodesRepository } from './repositories/promo-codes.repository';
-import { RideBidsRepository } from './repositories/ride-bids.repository';
 import { RidePaymentsRepository } from './repositories/ride-payments.repository';
 import { RideWritesRepository } from './repositories/ride-writes.repository';
 import { RidesRepository } from './repositories/rides.repository';
 import { VehicleCategoriesRepository } from './repositories/vehicle-categories.repository';
 import { RideBookingService } from './ride-booking.service';
 import { RideExpiryJob } from './ride-expiry.job';
-import { RideLifecycleService } from './ride-lifecycle.service';
+import { RideTransitionsService } from './ride-transitions.service';
 import { RideViewCache } from './ride-view.cache';
 import { RidesController } from './rides.controller';
 import { RidesService } from './rides.service';
 import { VehicleCategoriesService } from './vehicle-categories.service';
 
+/**
+ * The marketplace: rides and their bids (bids/). RideTransitionsService is the only way a ride
+ * changes; no other module touches the rides or bids tables.
+ */
 @Module({
   imports: [
     RateLimitModule,
-    TypeOrmModule.forFeature([VehicleCategoryEntity, RideEntity, RideEventEntity, RidePaymentEntity, PromoCodeEntity, IdempotencyKeyEntity]),
+    TypeOrmModule.forFeature([VehicleCategoryEntity, RideEntity, BidEntity, RideEventEntity, RidePaymentEntity, PromoCodeEntity, IdempotencyKeyEntity]),
     WalletsModule,
   ],
   controllers: [RidesController, PassengerRidesController],
@@ -39,7 +45,7 @@ import { VehicleCategoriesService } from './vehicle-categories.service';
     VehicleCategoriesRepository,
     RidesRepository,
     RideWritesRepository,
-    RideBidsRepository,
+    BidsRepository,
     RidePaymentsRepository,
     PromoCodesRepository,
     IdempotencyKeysRepository,
@@ -51,9 +57,10 @@ import { VehicleCategoriesService } from './vehicle-categories.service';
     RideViewCache,
     RidesService,
     RideBookingService,
-    RideLifecycleService,
+    RideTransitionsService,
+    BidsService,
     RideExpiryJob,
   ],
-  exports: [VehicleCategoriesService, RidesService, PromoCodesService],
+  exports: [VehicleCategoriesService, RidesService, PromoCodesService, BidsService],
 })
 export class RidesModule {}

@@ -1,16 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
-import type { JsonObject } from '../../common/events/domain-events';
 import { toMajor } from '../../common/money';
 import { DriverRideCache, DriverRideRef } from './driver-ride.cache';
 
 export type { DriverRideRef };
-import { RideBidsRepository } from './repositories/ride-bids.repository';
+import { BidsRepository } from './bids/bids.repository';
 import { RidePaymentsRepository } from './repositories/ride-payments.repository';
 import { NearbyQuery, RidesRepository } from './repositories/rides.repository';
-import { LockedRide, RideEventInput, RideWritesRepository } from './repositories/ride-writes.repository';
+import { RideWritesRepository } from './repositories/ride-writes.repository';
 import { RideViewCache } from './ride-view.cache';
+import type { JsonObject } from '../../common/events/domain-events';
+import type { BidView } from './views/bid-view';
+import type { RideView } from './views/ride-view';
 import { RideError } from './rides.errors';
 import { bidToJson } from './views/bid-view';
 import { iso, rideToJson } from './views/ride-view';
@@ -22,13 +24,13 @@ export function isUuid(value: string): boolean {
 }
 
 export interface ActiveRideSnapshot {
-  ride: JsonObject | null;
+  ride: RideView | null;
   /** Present for a passenger whose ride is still requested: its pending bids, cheapest first. */
-  bids?: JsonObject[];
+  bids?: BidView[];
 }
 
 export interface RideHistoryPage {
-  items: JsonObject[];
+  items: RideView[];
   page: number;
   limit: number;
   total: number;
@@ -39,7 +41,7 @@ export interface RideHistoryPage {
 export class RidesService {
   constructor(
     private readonly rides: RidesRepository,
-    private readonly rideBids: RideBidsRepository,
+    private readonly bids: BidsRepository,
     private readonly driverRides: DriverRideCache,
     private readonly writes: RideWritesRepository,
     private readonly payments: RidePaymentsRepository,
@@ -58,7 +60,7 @@ export class RidesService {
     const row = await this.rides.findLiveViewOfPassenger(user.id);
     if (!row) return { ride: null };
     if (row.status !== 'requested') return { ride: rideToJson(row) };
-    const bids = await this.rideBids.listForRide(row.id, true);
+    const bids = await this.bids.listForRide(row.id, true);
     return { ride: rideToJson(row), bids: bids.map(bidToJson) };
   }
 
@@ -79,14 +81,6 @@ export class RidesService {
     return JSON.stringify(rideToJson(row));
   }
 
-  /** The ride's bids, cheapest first, for its passenger only (drivers never see competing offers). */
-  async listBidsForPassenger(rideId: string, user: AuthenticatedUser): Promise<JsonObject[]> {
-    if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
-    const ride = await this.rides.findView(rideId);
-    if (!ride || ride.passenger_id !== user.id) throw new RideError('RIDE_NOT_FOUND');
-    return (await this.rideBids.listForRide(rideId, false)).map(bidToJson);
-  }
-
   async listPassengerHistory(user: AuthenticatedUser, status: string | undefined, page: number, limit: number): Promise<RideHistoryPage> {
     const { rows, total } = await this.rides.listPassengerHistory(user.id, status, (page - 1) * limit, limit);
     return { items: rows.map(rideToJson), page, limit, total };
@@ -102,7 +96,7 @@ export class RidesService {
     return JSON.stringify(rows.map((row) => ({ ...rideToJson(row), distance_km: Math.round(Number(row.distance_km) * 100) / 100 })));
   }
 
-  /** The ride a driver is assigned to, from a cache of at most 2 s (for the location heartbeat). */
+  /** The ride a driver is assigned to, from a cache of at most DRIVER_RIDE_CACHE_MS (for the location heartbeat). */
   findAssignedRideOfDriverCached(driverId: number): Promise<DriverRideRef | null> {
     return this.driverRides.get(driverId);
   }
@@ -140,47 +134,6 @@ export class RidesService {
       page,
       limit,
     };
-  }
-
-  // ---- In-transaction helpers for the bids module (it owns bid writes; the ride row is ours) ----
-
-  runInTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.writes.runInTransaction(work);
-  }
-
-  lockRideForUpdate(rideId: string, manager: EntityManager): Promise<LockedRide | undefined> {
-    return this.writes.lockForUpdate(rideId, manager);
-  }
-
-  lockRideForShare(rideId: string, manager: EntityManager): Promise<LockedRide | undefined> {
-    return this.writes.lockForShare(rideId, manager);
-  }
-
-  async driverHasAssignedRide(driverId: number, manager?: EntityManager): Promise<boolean> {
-    return (await this.rides.findAssignedRefOfDriver(driverId, manager)) !== undefined;
-  }
-
-  /**
-   * Assigns the driver and the fare; false when the driver already holds a live ride (the partial
-   * unique index rides_driver_live_uq refused it; the transaction is then unusable and must end).
-   */
-  assignDriver(rideId: string, driverId: number, bidId: string, fareMinor: number, manager: EntityManager): Promise<boolean> {
-    return this.writes.assignDriver(rideId, driverId, bidId, fareMinor, manager);
-  }
-
-  recordRideEvents(events: RideEventInput[], manager: EntityManager): Promise<void> {
-    return this.writes.recordEvents(events, manager);
-  }
-
-  async rideJson(rideId: string, manager?: EntityManager): Promise<JsonObject> {
-    const row = await this.rides.findView(rideId, manager);
-    if (!row) throw new RideError('RIDE_NOT_FOUND');
-    return rideToJson(row);
-  }
-
-  async bidJson(bidId: string, manager?: EntityManager): Promise<JsonObject | undefined> {
-    const row = await this.rideBids.findView(bidId, manager);
-    return row ? bidToJson(row) : undefined;
   }
 
   /** Whether the user is the passenger or the driver of a ride still under way (account deletion waits for it). */

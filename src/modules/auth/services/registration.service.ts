@@ -6,6 +6,7 @@ import { isIntegrityViolation } from '../../../common/database/sql-results';
 import { ProfilePictureService } from '../../users/storage/profile-picture.service';
 import { UserError } from '../../users/users.errors';
 import { UsersService } from '../../users/users.service';
+import { DriversService } from '../../drivers/drivers.service';
 import { WalletsService } from '../../wallets/wallets.service';
 import { AuthError } from '../auth.errors';
 import { AuthRepository, RegistrationChanges } from '../auth.repository';
@@ -21,6 +22,7 @@ export class RegistrationService {
     private readonly repo: AuthRepository,
     private readonly tokens: TokenService,
     private readonly wallets: WalletsService,
+    private readonly drivers: DriversService,
     private readonly pictures: ProfilePictureService,
     private readonly users: UsersService,
     private readonly config: AppConfig,
@@ -57,7 +59,7 @@ export class RegistrationService {
         await this.repo.completeRegistration(userId, changes, manager);
         await this.wallets.ensureWallet(userId, manager); // 6
         if (body.role === 'driver') {
-          await this.repo.insertDriverRecord(userId, this.config.driverAutoApprove ? 'approved' : 'pending', manager);
+          await this.drivers.createDriverRecord(userId, this.config.driverAutoApprove ? 'approved' : 'pending', manager);
         }
       });
     } catch (err) {

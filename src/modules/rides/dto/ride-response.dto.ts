@@ -1,8 +1,17 @@
-import { RIDE_STATUSES } from '../ride-status';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { RIDE_TYPES, RideType, EstimateView } from '../fare/fare-estimate';
+import { RIDE_STATUSES, RideStatus } from '../ride-status';
+import type { BidStatus, BidView } from '../views/bid-view';
+import type { CancelledBy, PaymentMethod, RideView } from '../views/ride-view';
 
 class LocationResponseDto {
   @ApiProperty({ example: 'Alexanderplatz 1, Berlin' }) address!: string;
+  @ApiProperty({ example: 52.5219 }) latitude!: number;
+  @ApiProperty({ example: 13.4132 }) longitude!: number;
+}
+
+class ReturnLocationResponseDto {
+  @ApiProperty({ example: 'Alexanderplatz 1, Berlin', nullable: true, type: String }) address!: string | null;
   @ApiProperty({ example: 52.5219 }) latitude!: number;
   @ApiProperty({ example: 13.4132 }) longitude!: number;
 }
@@ -28,7 +37,7 @@ export class PromoResultDto {
 /** One fare estimate (money in major units, 2 decimals). */
 export class EstimateResponseDto {
   @ApiProperty({ example: 1 }) vehicle_category_id!: number;
-  @ApiProperty({ example: 'one_way' }) ride_type!: string;
+  @ApiProperty({ example: 'one_way', enum: RIDE_TYPES }) ride_type!: RideType;
   @ApiProperty({ example: 10.5 }) distance_km!: number;
   @ApiProperty({ example: 21 }) duration_minutes!: number;
   @ApiProperty({ example: 'USD' }) currency!: string;
@@ -55,7 +64,7 @@ export class DriverPublicDto {
   @ApiProperty({ example: 'Dana', nullable: true, type: String }) first_name!: string | null;
   @ApiProperty({ example: 'Smith', nullable: true, type: String }) last_name!: string | null;
   @ApiProperty({ nullable: true, type: String }) profile_picture!: string | null;
-  @ApiProperty({ example: 4.9 }) rating!: number;
+  @ApiProperty({ example: 4.9, nullable: true, type: Number }) rating!: number | null;
   @ApiProperty({ type: VehicleResponseDto }) vehicle!: VehicleResponseDto;
 }
 
@@ -70,15 +79,15 @@ export class PassengerPublicDto {
 export class RideResponseDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ example: 'K7M2QX' }) ride_code!: string;
-  @ApiProperty({ enum: RIDE_STATUSES }) status!: string;
-  @ApiProperty({ enum: ['one_way', 'round_trip', 'per_hour', 'delivery'] }) ride_type!: string;
+  @ApiProperty({ enum: RIDE_STATUSES }) status!: RideStatus;
+  @ApiProperty({ enum: RIDE_TYPES }) ride_type!: RideType;
   @ApiProperty({ type: LocationResponseDto }) pickup!: LocationResponseDto;
   @ApiProperty({ type: LocationResponseDto }) dropoff!: LocationResponseDto;
-  @ApiProperty({ type: LocationResponseDto, nullable: true }) return_location!: LocationResponseDto | null;
+  @ApiProperty({ type: ReturnLocationResponseDto, nullable: true }) return_location!: ReturnLocationResponseDto | null;
   @ApiProperty({ example: 1 }) vehicle_category_id!: number;
   @ApiProperty({ example: 1 }) passenger_count!: number;
   @ApiProperty({ example: 0 }) children!: number;
-  @ApiProperty({ enum: ['cash', 'wallet'] }) payment_method!: string;
+  @ApiProperty({ enum: ['cash', 'wallet'] }) payment_method!: PaymentMethod;
   @ApiProperty({ nullable: true, type: Number }) duration_minutes!: number | null;
   @ApiProperty({ nullable: true, type: String }) end_scheduled_at!: string | null;
   @ApiProperty({ nullable: true, type: String }) return_scheduled_at!: string | null;
@@ -90,7 +99,7 @@ export class RideResponseDto {
   @ApiProperty({ type: PassengerPublicDto, nullable: true }) passenger!: PassengerPublicDto | null;
   @ApiProperty({ type: DriverPublicDto, nullable: true, description: 'null before acceptance' }) driver!: DriverPublicDto | null;
   @ApiProperty({ nullable: true, type: String, format: 'uuid' }) accepted_bid_id!: string | null;
-  @ApiProperty({ nullable: true, enum: ['passenger', 'driver'] }) cancelled_by!: string | null;
+  @ApiProperty({ nullable: true, enum: ['passenger', 'driver'] }) cancelled_by!: CancelledBy | null;
   @ApiProperty({ nullable: true, type: String }) cancel_reason!: string | null;
   @ApiProperty() expires_at!: string;
   @ApiProperty({ nullable: true, type: String }) accepted_at!: string | null;
@@ -112,7 +121,7 @@ export class BidResponseDto {
   @ApiProperty({ example: 4 }) eta_minutes!: number;
   @ApiProperty({ nullable: true, type: Number, example: 1.2, description: "From the driver's last location to the pickup" })
   distance_km!: number | null;
-  @ApiProperty({ enum: ['pending', 'accepted', 'rejected', 'withdrawn'] }) status!: string;
+  @ApiProperty({ enum: ['pending', 'accepted', 'rejected', 'withdrawn'] }) status!: BidStatus;
   @ApiProperty() created_at!: string;
   @ApiProperty() updated_at!: string;
 }
@@ -130,3 +139,13 @@ export class RideHistoryResponseDto {
   @ApiProperty({ example: 20 }) limit!: number;
   @ApiProperty({ example: 42 }) total!: number;
 }
+
+// The DTOs describe the read models exactly (both ways): a field added, dropped or retyped on one
+// side and not the other fails the build.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Assert<T extends true> = T;
+export type ResponseShapeChecks = [
+  Assert<Same<RideResponseDto, RideView>>,
+  Assert<Same<BidResponseDto, BidView>>,
+  Assert<Same<EstimateResponseDto, EstimateView>>,
+];

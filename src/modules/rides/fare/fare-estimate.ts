@@ -1,4 +1,3 @@
-import type { JsonObject } from '../../../common/events/domain-events';
 import { toMajor } from '../../../common/money';
 
 export type RideType = 'one_way' | 'round_trip' | 'per_hour' | 'delivery';
@@ -31,8 +30,27 @@ export interface FareEstimate {
   promo: PromoOutcome | null;
 }
 
-/** The estimate as clients see it: money in major units with 2 decimals. */
-export function estimateToJson(e: FareEstimate, currency: string): JsonObject {
+/** The estimate as clients see it (EstimateResponseDto): money in major units with 2 decimals. */
+export type EstimateView = {
+  vehicle_category_id: number;
+  ride_type: RideType;
+  distance_km: number;
+  duration_minutes: number;
+  currency: string;
+  breakdown: {
+    base: number;
+    distance: number;
+    time: number;
+    subtotal: number;
+    minimum_fare: number;
+    minimum_fare_applied: boolean;
+    discount: number;
+    total: number;
+  };
+  promo: { code: string; applied: boolean; reason: string | null; discount: number } | null;
+};
+
+export function estimateToJson(e: FareEstimate, currency: string): EstimateView {
   return {
     vehicle_category_id: e.vehicleCategoryId,
     ride_type: e.rideType,

@@ -1,7 +1,6 @@
-import type { JsonObject } from '../../../common/events/domain-events';
 import { toMajor } from '../../../common/money';
 import { sqlHaversineKm } from '../../../common/geo';
-import { driverPublicJson, iso } from './ride-view';
+import { DriverPublicView, driverPublicJson, iso } from './ride-view';
 
 /**
  * A bid with its driver's public profile, vehicle, rating and distance to the pickup (from the
@@ -30,7 +29,7 @@ export interface BidViewRow {
   driver_id: number;
   amount_minor: number;
   eta_minutes: number;
-  status: string;
+  status: BidStatus;
   created_at: Date;
   updated_at: Date;
   currency: string;
@@ -47,8 +46,23 @@ export interface BidViewRow {
   distance_km: number | null;
 }
 
-/** The Bid object of CONTRACT.md 4a. */
-export function bidToJson(row: BidViewRow): JsonObject {
+export type BidStatus = 'pending' | 'accepted' | 'rejected' | 'withdrawn';
+
+/** The Bid object of CONTRACT.md 4a (BidResponseDto describes it). */
+export type BidView = {
+  id: string;
+  ride_id: string;
+  driver: DriverPublicView;
+  amount: number;
+  currency: string;
+  eta_minutes: number;
+  distance_km: number | null;
+  status: BidStatus;
+  created_at: string;
+  updated_at: string;
+};
+
+export function bidToJson(row: BidViewRow): BidView {
   return {
     id: row.id,
     ride_id: row.ride_id,

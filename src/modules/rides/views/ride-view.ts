@@ -1,6 +1,6 @@
-import type { JsonObject } from '../../../common/events/domain-events';
 import { toMajor } from '../../../common/money';
-import { estimateToJson, FareEstimate } from '../fare/fare-estimate';
+import { EstimateView, estimateToJson, FareEstimate, RideType } from '../fare/fare-estimate';
+import type { RideStatus } from '../ride-status';
 
 /**
  * The one SELECT behind every ride the API returns: the ride with its passenger's and driver's
@@ -28,8 +28,8 @@ export const RIDE_VIEW_FROM = `
 export interface RideViewRow {
   id: string;
   ride_code: string;
-  status: string;
-  ride_type: string;
+  status: RideStatus;
+  ride_type: RideType;
   vehicle_category_id: number;
   passenger_id: number | null;
   driver_id: number | null;
@@ -44,7 +44,7 @@ export interface RideViewRow {
   return_longitude: number | null;
   passenger_count: number;
   children: number;
-  payment_method: string;
+  payment_method: PaymentMethod;
   duration_minutes: number | null;
   end_scheduled_at: Date | null;
   return_scheduled_at: Date | null;
@@ -53,7 +53,7 @@ export interface RideViewRow {
   fare_minor: number | null;
   currency: string;
   accepted_bid_id: string | null;
-  cancelled_by: string | null;
+  cancelled_by: CancelledBy | null;
   cancel_reason: string | null;
   expires_at: Date;
   accepted_at: Date | null;
@@ -78,6 +78,59 @@ export interface RideViewRow {
   d_year: number | null;
 }
 
+export type PaymentMethod = 'cash' | 'wallet';
+export type CancelledBy = 'passenger' | 'driver';
+
+export type LocationView = { address: string; latitude: number; longitude: number };
+export type ReturnLocationView = { address: string | null; latitude: number; longitude: number };
+export type PassengerPublicView = { id: number; first_name: string | null; last_name: string | null; profile_picture: string | null };
+export type VehicleView = {
+  category_id: number | null;
+  make: string | null;
+  model: string | null;
+  plate: string | null;
+  color: string | null;
+  year: number | null;
+};
+export type DriverPublicView = PassengerPublicView & { rating: number | null; vehicle: VehicleView };
+
+/** The Ride object of CONTRACT.md 4a, as every endpoint and every ride event carries it (RideResponseDto describes it). */
+export type RideView = {
+  id: string;
+  ride_code: string;
+  status: RideStatus;
+  ride_type: RideType;
+  pickup: LocationView;
+  dropoff: LocationView;
+  return_location: ReturnLocationView | null;
+  vehicle_category_id: number;
+  passenger_count: number;
+  children: number;
+  payment_method: PaymentMethod;
+  duration_minutes: number | null;
+  end_scheduled_at: string | null;
+  return_scheduled_at: string | null;
+  promo_code: string | null;
+  estimate: EstimateView;
+  fare: number | null;
+  currency: string;
+  passenger: PassengerPublicView | null;
+  driver: DriverPublicView | null;
+  accepted_bid_id: string | null;
+  cancelled_by: CancelledBy | null;
+  cancel_reason: string | null;
+  expires_at: string;
+  accepted_at: string | null;
+  arrived_at: string | null;
+  started_at: string | null;
+  completed_at: string | null;
+  cancelled_at: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export function iso(value: Date | string): string;
+export function iso(value: Date | string | null | undefined): string | null;
 export function iso(value: Date | string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
   return (value instanceof Date ? value : new Date(value)).toISOString();
@@ -96,7 +149,7 @@ export function driverPublicJson(row: {
   plate: string | null;
   color: string | null;
   year: number | null;
-}): JsonObject {
+}): DriverPublicView {
   return {
     id: row.id,
     first_name: row.first_name,
@@ -115,7 +168,7 @@ export function driverPublicJson(row: {
 }
 
 /** The Ride object of CONTRACT.md 4a. It never depends on who reads it (events carry it as-is). */
-export function rideToJson(row: RideViewRow): JsonObject {
+export function rideToJson(row: RideViewRow): RideView {
   const currency = row.currency.trim();
   return {
     id: row.id,
@@ -125,7 +178,7 @@ export function rideToJson(row: RideViewRow): JsonObject {
     pickup: { address: row.pickup_address, latitude: row.pickup_latitude, longitude: row.pickup_longitude },
     dropoff: { address: row.dropoff_address, latitude: row.dropoff_latitude, longitude: row.dropoff_longitude },
     return_location:
-      row.return_latitude === null
+      row.return_latitude === null || row.return_longitude === null
         ? null
         : { address: row.return_address, latitude: row.return_latitude, longitude: row.return_longitude },
     vehicle_category_id: row.vehicle_category_id,

@@ -10,13 +10,14 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
-import { CurrentUser, RequiresRegistration, Roles } from '../../common/auth/auth.decorators';
-import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
-import type { JsonObject } from '../../common/events/domain-events';
-import { ErrorResponseDto } from '../../common/http/error-response.dto';
-import { BidResponseDto, RideResponseDto } from '../rides/dto/ride-response.dto';
+import { CurrentUser, RequiresRegistration, Roles } from '../../../common/auth/auth.decorators';
+import type { AuthenticatedUser } from '../../../common/auth/authenticated-user';
+import { ErrorResponseDto } from '../../../common/http/error-response.dto';
+import { BidResponseDto, RideResponseDto } from '../dto/ride-response.dto';
 import { BidsService } from './bids.service';
 import { SubmitBidDto } from './dto/submit-bid.dto';
+import type { RideView } from '../views/ride-view';
+import type { BidView } from '../views/bid-view';
 
 @ApiTags('bids')
 @ApiBearerAuth()
@@ -36,7 +37,7 @@ export class BidsController {
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'Ride no longer requested, driver busy, or bid no longer pending' })
   @ApiTooManyRequestsResponse({ type: ErrorResponseDto, description: 'More than BID_RATE_LIMIT_PER_MINUTE bids this minute' })
-  submit(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string, @Body() dto: SubmitBidDto): Promise<JsonObject> {
+  submit(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string, @Body() dto: SubmitBidDto): Promise<BidView> {
     return this.bids.submit(user.id, rideId, dto.amount, dto.eta_minutes);
   }
 
@@ -45,7 +46,7 @@ export class BidsController {
   @ApiOperation({ summary: "The ride's bids, cheapest first (its passenger only)" })
   @ApiOkResponse({ type: BidResponseDto, isArray: true })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
-  list(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string): Promise<JsonObject[]> {
+  list(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string): Promise<BidView[]> {
     return this.bids.listForPassenger(user, rideId);
   }
 
@@ -56,7 +57,7 @@ export class BidsController {
   @ApiOkResponse({ type: RideResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'Ride not requested, bid not pending, driver busy, or wallet balance too low' })
-  accept(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string, @Param('bid_id') bidId: string): Promise<JsonObject> {
+  accept(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string, @Param('bid_id') bidId: string): Promise<RideView> {
     return this.bids.accept(user, rideId, bidId);
   }
 }

@@ -1,4 +1,4 @@
-import { DomainError } from '../../common/errors/domain.error';
+import { DomainError } from '../../../common/errors/domain.error';
 
 export type BidErrorCode = 'BID_NOT_FOUND' | 'BID_NOT_PENDING' | 'DRIVER_BUSY' | 'DRIVER_CANNOT_BID';
 

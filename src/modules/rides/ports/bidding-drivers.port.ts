@@ -1,0 +1,20 @@
+import type { EntityManager } from 'typeorm';
+
+/** The part of a driver record bidding and acceptance decide on. */
+export interface BiddingDriver {
+  status: string;
+  is_online: boolean;
+  vehicle_category_id: number | null;
+}
+
+/**
+ * What bidding asks of the drivers module. A port because the drivers module depends on this one
+ * (nearby rides, the heartbeat's ride); bound to DriversService by the composition root
+ * (src/bootstrap/marketplace-ports.module.ts).
+ */
+export abstract class BiddingDriversPort {
+  /** The driver record; throws DRIVER_NOT_FOUND when the user has none. */
+  abstract getDriver(userId: number): Promise<BiddingDriver>;
+  /** The driver record read inside the caller's transaction (no lock). */
+  abstract findDriver(userId: number, manager: EntityManager): Promise<BiddingDriver | undefined>;
+}
