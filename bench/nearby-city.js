@@ -19,7 +19,7 @@ const ROOT = join(__dirname, '..');
 const { MIGRATIONS } = require(join(ROOT, 'dist/src/database/migrations'));
 const { seedVehicleCategories } = require(join(ROOT, 'dist/src/database/seeds/vehicle-categories.seed'));
 const { nearbySql } = require(join(ROOT, 'dist/src/modules/rides/repositories/rides.repository'));
-const { sqlHaversineKm } = require(join(ROOT, 'dist/src/modules/rides/fare/geo'));
+const { sqlHaversineKm } = require(join(ROOT, 'dist/src/common/geo'));
 const { RIDE_VIEW_COLUMNS, RIDE_VIEW_FROM } = require(join(ROOT, 'dist/src/modules/rides/views/ride-view'));
 
 const ADMIN_URL = process.env.BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -19,7 +19,9 @@
  * postgres://postgres@127.0.0.1:5432/postgres, dropped at the end unless BENCH_KEEP=1), REDIS_URL
  * (optional), BENCH_DURATION (s, default 5; 1 with --quick), BENCH_WARMUP (s, default 2; 0.5 with
  * --quick), BENCH_CONNECTIONS (default 50), BENCH_ONLY (comma-separated hot-path names),
- * BENCH_SKIP_BUILD=1.
+ * BENCH_SKIP_BUILD=1, BENCH_CITY (comma-separated city scenarios: nearby, heartbeats, fanout, races,
+ * restart; `none` for the hot paths only), BENCH_RIDES (comma-separated ride counts for nearby).
+ * A run narrowed by BENCH_ONLY or BENCH_CITY does not rewrite BENCHMARKS.md.
  */
 const { execFileSync, spawn } = require('node:child_process');
 const { mkdirSync, writeFileSync } = require('node:fs');
@@ -41,6 +43,10 @@ const ONLY = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((s) 
 const SCALE = QUICK
   ? { rides: [10_000], drivers: 1_000, bookings: 3, races: 20, workers: 2 }
   : { rides: [100_000, 1_000_000], drivers: 10_000, bookings: 5, races: 200, workers: 2 };
+if (process.env.BENCH_RIDES) SCALE.rides = process.env.BENCH_RIDES.split(',').map(Number);
+const CITY = process.env.BENCH_CITY ? process.env.BENCH_CITY.split(',').map((s) => s.trim()) : undefined;
+const runsCity = (name) => !CITY || CITY.includes(name);
+const PARTIAL = Boolean(ONLY || CITY || process.env.BENCH_RIDES);
 const ADMIN_URL = process.env.BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 const OTP = '123456';
@@ -341,7 +347,9 @@ async function main() {
     DRIVER_AUTO_APPROVE: 'true',
     RIDE_REQUEST_TTL_MINUTES: '120',
   };
-  let service = startProcess('service', [join(ROOT, 'dist', 'src', 'main.js')], env);
+  // BENCH_SERVICE_ARGS: extra node flags for the service (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
+  const serviceArgs = [...(process.env.BENCH_SERVICE_ARGS ? process.env.BENCH_SERVICE_ARGS.split(' ').filter(Boolean) : []), join(ROOT, 'dist', 'src', 'main.js')];
+  let service = startProcess('service', serviceArgs, env);
   const baseBase = `http://127.0.0.1:${basePort}`;
   const serviceBase = `http://127.0.0.1:${servicePort}`;
   await waitUntilLive(baseline, `${baseBase}/baseline`);
@@ -438,29 +446,31 @@ async function main() {
       servicePid: () => service.child.pid,
     };
     let seeded = 0;
-    for (const total of SCALE.rides) {
+    for (const total of runsCity('nearby') ? SCALE.rides : []) {
       process.stdout.write(`  seeding rides up to ${total}…\n`);
       const row = await city(`nearby, ${total} rides`, () => nearbyCity(ctx, seeded, total));
       if (row) row.city_rides = total;
       seeded = total;
     }
-    await city(`heartbeats, ${SCALE.drivers} drivers`, () => heartbeats(ctx));
-    process.stdout.write(`  fan-out: ${SCALE.drivers} sockets over ${SCALE.workers} workers…\n`);
-    const fanPassenger = await signUp(call, 'passenger');
-    const fan = await city('fan-out', () => fanOut(ctx, { workers: SCALE.workers, bookings: SCALE.bookings, passengerToken: fanPassenger.accessToken }));
-    if (fan) process.stdout.write(`  fan-out: ${fan.delivered}/${fan.expected_deliveries} delivered, p50 ${fan.latency_ms.p50} ms, p99 ${fan.latency_ms.p99} ms, ${fan.kb_per_socket} KB/socket\n`);
-    process.stdout.write(`  accept races: ${SCALE.races} rides × 10…\n`);
-    const race = await city('accept races', () => acceptRaces(ctx, { rides: SCALE.races }));
+    if (runsCity('heartbeats')) await city(`heartbeats, ${SCALE.drivers} drivers`, () => heartbeats(ctx));
+    if (runsCity('fanout')) {
+      process.stdout.write(`  fan-out: ${SCALE.drivers} sockets over ${SCALE.workers} workers…\n`);
+      const fanPassenger = await signUp(call, 'passenger');
+      const fan = await city('fan-out', () => fanOut(ctx, { workers: SCALE.workers, bookings: SCALE.bookings, passengerToken: fanPassenger.accessToken }));
+      if (fan) process.stdout.write(`  fan-out: ${fan.delivered}/${fan.expected_deliveries} delivered, p50 ${fan.latency_ms.p50} ms, p99 ${fan.latency_ms.p99} ms, ${fan.kb_per_socket} KB/socket\n`);
+    }
+    const race = runsCity('races') ? (process.stdout.write(`  accept races: ${SCALE.races} rides × 10…\n`), await city('accept races', () => acceptRaces(ctx, { rides: SCALE.races }))) : undefined;
     if (race) process.stdout.write(`  accept races: ${race.ok} × 200, ${race.conflict} × 409, ${race.server_errors} × 5xx, ${race.rides_with_two_or_more} rides with two winners\n`);
     memory.rss_end_mb = rssMb(service.child.pid);
 
     // Start-up on the data just written: stop the service, start it again on the same database.
+    if (!runsCity('restart')) return finish(report, rows, failures);
     const ridesInDatabase = Number((await db.query('SELECT count(*) AS n FROM rides')).rows[0].n);
     service.child.kill('SIGTERM');
     await service.exited;
     children.splice(children.indexOf(service), 1);
     const spawnedAt = Date.now();
-    service = startProcess('service (restart)', [join(ROOT, 'dist', 'src', 'main.js')], env);
+    service = startProcess('service (restart)', serviceArgs, env);
     try {
       await waitUntilLive(service, `${serviceBase}/health/ready`);
       report.startup = { seconds: (Date.now() - spawnedAt) / 1000, rides_in_database: ridesInDatabase };
@@ -471,15 +481,18 @@ async function main() {
   } finally {
     await db.end();
   }
+  return finish(report, rows, failures);
+}
 
+function finish(report, rows, failures) {
   report.targets = judge(report);
   report.failures = failures;
   mkdirSync(join(__dirname, 'results'), { recursive: true });
   writeFileSync(join(__dirname, 'results', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-  if (!QUICK) writeMarkdown(join(ROOT, 'BENCHMARKS.md'), report);
+  if (!QUICK && !PARTIAL) writeMarkdown(join(ROOT, 'BENCHMARKS.md'), report);
   const targets = report.targets.map((t) => `  ${mark(t.met).padEnd(7)} ${t.target}: ${t.figure}`).join('\n');
   process.stdout.write(
-    `\n${table(rows)}\n\nTargets${QUICK ? ' (--quick: not judged)' : ''}:\n${targets}\n\nEach ratio is against the ceiling measured just before it. Written to bench/results/latest.json${QUICK ? '' : ' and BENCHMARKS.md'}\n`,
+    `\n${table(rows)}\n\nTargets${QUICK ? ' (--quick: not judged)' : ''}:\n${targets}\n\nEach ratio is against the ceiling measured just before it. Written to bench/results/latest.json${QUICK || PARTIAL ? '' : ' and BENCHMARKS.md'}\n`,
   );
   if (failures.length) {
     process.stderr.write(`\nThe bench broke:\n${failures.map((f) => `  - ${f}`).join('\n')}\n`);

@@ -44,6 +44,8 @@ export class AppConfig {
   readonly jwtAccessTtlMinutes!: number;
   readonly jwtRefreshTtlDays!: number;
   readonly userStateCacheMs!: number;
+  /** Users whose auth state one instance keeps (least recently used dropped first). */
+  readonly userStateCacheMaxEntries!: number;
 
   readonly otpDevFixedCode!: string | undefined;
   readonly otpMaxAttempts!: number;
@@ -146,7 +148,8 @@ export class AppConfig {
         jwtSecretGenerated: secretRaw === undefined,
         jwtAccessTtlMinutes: read.int('JWT_ACCESS_TTL_MINUTES', 15, 1, 24 * 60),
         jwtRefreshTtlDays: read.int('JWT_REFRESH_TTL_DAYS', 30, 1, 365),
-        userStateCacheMs: read.int('USER_STATE_CACHE_MS', 2000, 0, 5000),
+        userStateCacheMs: read.int('USER_STATE_CACHE_MS', 60_000, 0, 3_600_000),
+        userStateCacheMaxEntries: read.int('USER_STATE_CACHE_MAX_ENTRIES', 100_000, 1, 10_000_000),
 
         otpDevFixedCode: nodeEnv === 'development' ? fixed : undefined,
         otpMaxAttempts: read.int('OTP_MAX_ATTEMPTS', 5, 1, 100),

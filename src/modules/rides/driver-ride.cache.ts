@@ -8,7 +8,7 @@ export interface DriverRideRef {
   passengerId: number | null;
 }
 
-const TTL_MS = 2000;
+const TTL_MS = 30_000;
 const MAX_ENTRIES = 200_000;
 
 /**
@@ -18,6 +18,8 @@ const MAX_ENTRIES = 200_000;
  * and every instance updates them from the ride events (which cross instances over Redis), so a
  * heartbeat arriving at another instance right after an accept still reaches the passenger. A
  * database read that started before such an update never overwrites it (ReadThroughCache.put).
+ * Since the events keep entries right, TTL_MS only bounds the damage of a lost event; a short one
+ * made every heartbeat of a large fleet a database read.
  */
 @Injectable()
 export class DriverRideCache implements OnModuleDestroy {

@@ -102,7 +102,7 @@ export class RidesService {
     return JSON.stringify(rows.map((row) => ({ ...rideToJson(row), distance_km: Math.round(Number(row.distance_km) * 100) / 100 })));
   }
 
-  /** The ride a driver is assigned to, from a cache of at most 2 s (for the location heartbeat). */
+  /** The ride a driver is assigned to, from a cache kept right by the ride events (for the location heartbeat). */
   findAssignedRideOfDriverCached(driverId: number): Promise<DriverRideRef | null> {
     return this.driverRides.get(driverId);
   }
