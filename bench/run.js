@@ -259,10 +259,46 @@ function cannon(options) {
   });
 }
 
-async function measure(base, scenario) {
+/** Clock ticks (1/100 s) a process has used, user + system; undefined off Linux. */
+function cpuTicks(pid) {
+  try {
+    const stat = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU used by the service and by the database backends serving it (the machine PostgreSQL, same
+ * host), per process: on a machine shared with other work, CPU per request is the figure that
+ * other load disturbs least, so each scenario reports it beside its throughput.
+ */
+async function cpuSnapshot(servicePid, db, databaseName) {
+  const snapshot = { service: cpuTicks(servicePid), backends: new Map() };
+  if (db) {
+    const { rows } = await db.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [databaseName]);
+    for (const { pid } of rows) snapshot.backends.set(pid, cpuTicks(pid));
+  }
+  return snapshot;
+}
+
+function cpuPerRequest(before, after, requests) {
+  if (!before || !after || !requests || before.service === undefined) return undefined;
+  let dbTicks = 0;
+  for (const [pid, ticks] of after.backends) if (ticks !== undefined) dbTicks += ticks - (before.backends.get(pid) ?? 0);
+  const us = (ticks) => Math.round((ticks * 10_000) / requests);
+  return { service_us: us(after.service - before.service), db_us: us(dbTicks) };
+}
+
+async function measure(base, scenario, cpu) {
   await cannon(cannonOptions(base, scenario, WARMUP));
+  const before = cpu ? await cpu() : undefined;
   const r = await cannon(cannonOptions(base, scenario, DURATION));
+  const after = cpu ? await cpu() : undefined;
   return {
+    cpu_per_request: cpuPerRequest(before, after, r.requests.total),
     requests_per_second: Math.round(r.requests.average),
     latency_ms: { p50: r.latency.p50, p99: r.latency.p99, mean: r.latency.mean },
     total: r.requests.total,
@@ -282,7 +318,7 @@ async function probe(base, scenario) {
 }
 
 function table(rows) {
-  const header = ['scenario', 'req/s', 'ceiling req/s', 'x ceiling', 'p50 ms', 'p99 ms', 'non-2xx', 'note'];
+  const header = ['scenario', 'req/s', 'ceiling req/s', 'x ceiling', 'p50 ms', 'p99 ms', 'non-2xx', 'svc µs/req', 'db µs/req', 'note'];
   const lines = rows.map((r) => [
     r.name,
     r.requests_per_second === undefined ? '-' : String(r.requests_per_second),
@@ -291,6 +327,8 @@ function table(rows) {
     r.latency_ms ? String(r.latency_ms.p50) : '-',
     r.latency_ms ? String(r.latency_ms.p99) : '-',
     r.non_2xx === undefined ? '-' : String(r.non_2xx + (r.errors || 0)),
+    r.cpu_per_request ? String(r.cpu_per_request.service_us) : '-',
+    r.cpu_per_request ? String(r.cpu_per_request.db_us) : '-',
     r.note || '',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
@@ -329,6 +367,10 @@ async function main() {
   const [basePort, servicePort] = [await freePort(), await freePort()];
   const baseline = startProcess('baseline', [join(__dirname, 'baseline-server.js')], { ...process.env, PORT: String(basePort) });
   const databaseUrl = await provisionDatabase();
+  const databaseName = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
+  // Reads which backends serve the service (for CPU per request); failures only lose that figure.
+  const probeDb = new Client({ connectionString: databaseUrl });
+  await probeDb.connect().catch(() => undefined);
 
   const env = {
     ...process.env,
@@ -372,14 +414,15 @@ async function main() {
   // --quick only checks that the bench works: it compares with the first ceiling to save time.
   const measurePaired = async (scenario) => {
     const base = QUICK ? ceiling : await measure(baseBase, baselineScenario);
-    const result = await measure(serviceBase, scenario);
+    const result = await measure(serviceBase, scenario, () => cpuSnapshot(service.child.pid, probeDb, databaseName));
     const row = { name: scenario.name, ...result, baseline_requests_per_second: base.requests_per_second };
     row.ratio = result.requests_per_second / base.requests_per_second;
     const bad = result.non_2xx + result.errors + result.timeouts;
     if (bad > 0) row.note = `${bad} of ${result.total + result.errors} requests failed`;
     // Slowness is never a failure; requests that mostly fail mean the bench (or the service) broke.
     if (result.total === 0 || bad > result.total / 2) failures.push(`${scenario.name}: ${bad} of ${result.total + result.errors} requests failed`);
-    process.stdout.write(`  ${scenario.name}: ${result.requests_per_second} req/s (ceiling ${base.requests_per_second}, ratio ${row.ratio.toFixed(2)}, p99 ${result.latency_ms.p99} ms)\n`);
+    const cpu = result.cpu_per_request ? `, CPU/request: service ${result.cpu_per_request.service_us} µs, database ${result.cpu_per_request.db_us} µs` : '';
+    process.stdout.write(`  ${scenario.name}: ${result.requests_per_second} req/s (ceiling ${base.requests_per_second}, ratio ${row.ratio.toFixed(2)}, p99 ${result.latency_ms.p99} ms${cpu})\n`);
     return row;
   };
   for (const scenario of scenarios(state)) {
@@ -480,6 +523,7 @@ async function main() {
     }
   } finally {
     await db.end();
+    await probeDb.end().catch(() => undefined);
   }
   return finish(report, rows, failures);
 }
