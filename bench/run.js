@@ -437,6 +437,11 @@ async function main() {
     rows.push(await measurePaired(scenario));
   }
   memory.rss_after_http_load_mb = rssMb(service.child.pid);
+  if (process.env.BENCH_HEAP_SNAPSHOT === '1') {
+    // With BENCH_SERVICE_ARGS="--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=DIR": what holds the memory.
+    process.kill(service.child.pid, 'SIGUSR2');
+    await new Promise((r) => setTimeout(r, 15_000));
+  }
 
   const report = {
     at: new Date().toISOString(),
