@@ -18,8 +18,8 @@ const { join } = require('node:path');
 const ROOT = join(__dirname, '..');
 const { MIGRATIONS } = require(join(ROOT, 'dist/src/database/migrations'));
 const { seedVehicleCategories } = require(join(ROOT, 'dist/src/database/seeds/vehicle-categories.seed'));
-const { nearbySql } = require(join(ROOT, 'dist/src/modules/rides/repositories/rides.repository'));
-const { sqlHaversineKm } = require(join(ROOT, 'dist/src/modules/rides/fare/geo'));
+const { nearbyJsonSql, nearbySql } = require(join(ROOT, 'dist/src/modules/rides/repositories/rides.repository'));
+const { sqlHaversineKm } = require(join(ROOT, 'dist/src/common/geo'));
 const { RIDE_VIEW_COLUMNS, RIDE_VIEW_FROM } = require(join(ROOT, 'dist/src/modules/rides/views/ride-view'));
 
 const ADMIN_URL = process.env.BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -122,7 +122,8 @@ async function time(db, build, categories, label) {
     const start = process.hrtime.bigint();
     const result = await db.query(sql, params);
     ms.push(Number(process.hrtime.bigint() - start) / 1e6);
-    returned += result.rowCount;
+    // The JSON variant answers one row holding the page.
+    returned += result.rows[0] && typeof result.rows[0].body === 'string' ? JSON.parse(result.rows[0].body).length : result.rowCount;
   }
   ms.sort((a, b) => a - b);
   const at = (p) => ms[Math.min(ms.length - 1, Math.floor((p / 100) * ms.length))].toFixed(2);
@@ -151,7 +152,9 @@ async function main() {
     q.vehicleCategoryId = categories[0];
     await explain(db, nearbySql(q), `new query, category ${q.vehicleCategoryId}`);
     await explain(db, nearbySql({ ...q, vehicleCategoryId: null }), 'new query, every category');
+    await explain(db, nearbyJsonSql(q), `the endpoint's query (page built as JSON), category ${q.vehicleCategoryId}`);
     await time(db, nearbySql, categories, 'new query (pickup_vec KNN)');
+    await time(db, nearbyJsonSql, categories, "the endpoint's query (page built as JSON text)");
     // NearbyRidesCache loads twice the page around its grid point on a miss.
     await time(db, (x) => nearbySql({ ...x, radiusKm: x.radiusKm + 0.01, limit: 2 * LIMIT }), categories, 'new query, cache miss (100 rows)');
 

@@ -19,7 +19,9 @@
  * postgres://postgres@127.0.0.1:5432/postgres, dropped at the end unless BENCH_KEEP=1), REDIS_URL
  * (optional), BENCH_DURATION (s, default 5; 1 with --quick), BENCH_WARMUP (s, default 2; 0.5 with
  * --quick), BENCH_CONNECTIONS (default 50), BENCH_ONLY (comma-separated hot-path names),
- * BENCH_SKIP_BUILD=1.
+ * BENCH_SKIP_BUILD=1, BENCH_CITY (comma-separated city scenarios: nearby, heartbeats, fanout, races,
+ * restart; `none` for the hot paths only), BENCH_RIDES (comma-separated ride counts for nearby).
+ * A run narrowed by BENCH_ONLY or BENCH_CITY does not rewrite BENCHMARKS.md.
  */
 const { execFileSync, spawn } = require('node:child_process');
 const { mkdirSync, writeFileSync } = require('node:fs');
@@ -41,6 +43,10 @@ const ONLY = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((s) 
 const SCALE = QUICK
   ? { rides: [10_000], drivers: 1_000, bookings: 3, races: 20, workers: 2 }
   : { rides: [100_000, 1_000_000], drivers: 10_000, bookings: 5, races: 200, workers: 2 };
+if (process.env.BENCH_RIDES) SCALE.rides = process.env.BENCH_RIDES.split(',').map(Number);
+const CITY = process.env.BENCH_CITY ? process.env.BENCH_CITY.split(',').map((s) => s.trim()) : undefined;
+const runsCity = (name) => !CITY || CITY.includes(name);
+const PARTIAL = Boolean(ONLY || CITY || process.env.BENCH_RIDES);
 const ADMIN_URL = process.env.BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 const OTP = '123456';
@@ -253,10 +259,46 @@ function cannon(options) {
   });
 }
 
-async function measure(base, scenario) {
+/** Clock ticks (1/100 s) a process has used, user + system; undefined off Linux. */
+function cpuTicks(pid) {
+  try {
+    const stat = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU used by the service and by the database backends serving it (the machine PostgreSQL, same
+ * host), per process: on a machine shared with other work, CPU per request is the figure that
+ * other load disturbs least, so each scenario reports it beside its throughput.
+ */
+async function cpuSnapshot(servicePid, db, databaseName) {
+  const snapshot = { service: cpuTicks(servicePid), backends: new Map() };
+  if (db) {
+    const { rows } = await db.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [databaseName]);
+    for (const { pid } of rows) snapshot.backends.set(pid, cpuTicks(pid));
+  }
+  return snapshot;
+}
+
+function cpuPerRequest(before, after, requests) {
+  if (!before || !after || !requests || before.service === undefined) return undefined;
+  let dbTicks = 0;
+  for (const [pid, ticks] of after.backends) if (ticks !== undefined) dbTicks += ticks - (before.backends.get(pid) ?? 0);
+  const us = (ticks) => Math.round((ticks * 10_000) / requests);
+  return { service_us: us(after.service - before.service), db_us: us(dbTicks) };
+}
+
+async function measure(base, scenario, cpu) {
   await cannon(cannonOptions(base, scenario, WARMUP));
+  const before = cpu ? await cpu() : undefined;
   const r = await cannon(cannonOptions(base, scenario, DURATION));
+  const after = cpu ? await cpu() : undefined;
   return {
+    cpu_per_request: cpuPerRequest(before, after, r.requests.total),
     requests_per_second: Math.round(r.requests.average),
     latency_ms: { p50: r.latency.p50, p99: r.latency.p99, mean: r.latency.mean },
     total: r.requests.total,
@@ -276,7 +318,7 @@ async function probe(base, scenario) {
 }
 
 function table(rows) {
-  const header = ['scenario', 'req/s', 'ceiling req/s', 'x ceiling', 'p50 ms', 'p99 ms', 'non-2xx', 'note'];
+  const header = ['scenario', 'req/s', 'ceiling req/s', 'x ceiling', 'p50 ms', 'p99 ms', 'non-2xx', 'svc µs/req', 'db µs/req', 'note'];
   const lines = rows.map((r) => [
     r.name,
     r.requests_per_second === undefined ? '-' : String(r.requests_per_second),
@@ -285,6 +327,8 @@ function table(rows) {
     r.latency_ms ? String(r.latency_ms.p50) : '-',
     r.latency_ms ? String(r.latency_ms.p99) : '-',
     r.non_2xx === undefined ? '-' : String(r.non_2xx + (r.errors || 0)),
+    r.cpu_per_request ? String(r.cpu_per_request.service_us) : '-',
+    r.cpu_per_request ? String(r.cpu_per_request.db_us) : '-',
     r.note || '',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
@@ -323,6 +367,10 @@ async function main() {
   const [basePort, servicePort] = [await freePort(), await freePort()];
   const baseline = startProcess('baseline', [join(__dirname, 'baseline-server.js')], { ...process.env, PORT: String(basePort) });
   const databaseUrl = await provisionDatabase();
+  const databaseName = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
+  // Reads which backends serve the service (for CPU per request); failures only lose that figure.
+  const probeDb = new Client({ connectionString: databaseUrl });
+  await probeDb.connect().catch(() => undefined);
 
   const env = {
     ...process.env,
@@ -341,7 +389,9 @@ async function main() {
     DRIVER_AUTO_APPROVE: 'true',
     RIDE_REQUEST_TTL_MINUTES: '120',
   };
-  let service = startProcess('service', [join(ROOT, 'dist', 'src', 'main.js')], env);
+  // BENCH_SERVICE_ARGS: extra node flags for the service (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
+  const serviceArgs = [...(process.env.BENCH_SERVICE_ARGS ? process.env.BENCH_SERVICE_ARGS.split(' ').filter(Boolean) : []), join(ROOT, 'dist', 'src', 'main.js')];
+  let service = startProcess('service', serviceArgs, env);
   const baseBase = `http://127.0.0.1:${basePort}`;
   const serviceBase = `http://127.0.0.1:${servicePort}`;
   await waitUntilLive(baseline, `${baseBase}/baseline`);
@@ -364,14 +414,15 @@ async function main() {
   // --quick only checks that the bench works: it compares with the first ceiling to save time.
   const measurePaired = async (scenario) => {
     const base = QUICK ? ceiling : await measure(baseBase, baselineScenario);
-    const result = await measure(serviceBase, scenario);
+    const result = await measure(serviceBase, scenario, () => cpuSnapshot(service.child.pid, probeDb, databaseName));
     const row = { name: scenario.name, ...result, baseline_requests_per_second: base.requests_per_second };
     row.ratio = result.requests_per_second / base.requests_per_second;
     const bad = result.non_2xx + result.errors + result.timeouts;
     if (bad > 0) row.note = `${bad} of ${result.total + result.errors} requests failed`;
     // Slowness is never a failure; requests that mostly fail mean the bench (or the service) broke.
     if (result.total === 0 || bad > result.total / 2) failures.push(`${scenario.name}: ${bad} of ${result.total + result.errors} requests failed`);
-    process.stdout.write(`  ${scenario.name}: ${result.requests_per_second} req/s (ceiling ${base.requests_per_second}, ratio ${row.ratio.toFixed(2)}, p99 ${result.latency_ms.p99} ms)\n`);
+    const cpu = result.cpu_per_request ? `, CPU/request: service ${result.cpu_per_request.service_us} µs, database ${result.cpu_per_request.db_us} µs` : '';
+    process.stdout.write(`  ${scenario.name}: ${result.requests_per_second} req/s (ceiling ${base.requests_per_second}, ratio ${row.ratio.toFixed(2)}, p99 ${result.latency_ms.p99} ms${cpu})\n`);
     return row;
   };
   for (const scenario of scenarios(state)) {
@@ -386,6 +437,11 @@ async function main() {
     rows.push(await measurePaired(scenario));
   }
   memory.rss_after_http_load_mb = rssMb(service.child.pid);
+  if (process.env.BENCH_HEAP_SNAPSHOT === '1') {
+    // With BENCH_SERVICE_ARGS="--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=DIR": what holds the memory.
+    process.kill(service.child.pid, 'SIGUSR2');
+    await new Promise((r) => setTimeout(r, 15_000));
+  }
 
   const report = {
     at: new Date().toISOString(),
@@ -438,29 +494,31 @@ async function main() {
       servicePid: () => service.child.pid,
     };
     let seeded = 0;
-    for (const total of SCALE.rides) {
+    for (const total of runsCity('nearby') ? SCALE.rides : []) {
       process.stdout.write(`  seeding rides up to ${total}…\n`);
       const row = await city(`nearby, ${total} rides`, () => nearbyCity(ctx, seeded, total));
       if (row) row.city_rides = total;
       seeded = total;
     }
-    await city(`heartbeats, ${SCALE.drivers} drivers`, () => heartbeats(ctx));
-    process.stdout.write(`  fan-out: ${SCALE.drivers} sockets over ${SCALE.workers} workers…\n`);
-    const fanPassenger = await signUp(call, 'passenger');
-    const fan = await city('fan-out', () => fanOut(ctx, { workers: SCALE.workers, bookings: SCALE.bookings, passengerToken: fanPassenger.accessToken }));
-    if (fan) process.stdout.write(`  fan-out: ${fan.delivered}/${fan.expected_deliveries} delivered, p50 ${fan.latency_ms.p50} ms, p99 ${fan.latency_ms.p99} ms, ${fan.kb_per_socket} KB/socket\n`);
-    process.stdout.write(`  accept races: ${SCALE.races} rides × 10…\n`);
-    const race = await city('accept races', () => acceptRaces(ctx, { rides: SCALE.races }));
+    if (runsCity('heartbeats')) await city(`heartbeats, ${SCALE.drivers} drivers`, () => heartbeats(ctx));
+    if (runsCity('fanout')) {
+      process.stdout.write(`  fan-out: ${SCALE.drivers} sockets over ${SCALE.workers} workers…\n`);
+      const fanPassenger = await signUp(call, 'passenger');
+      const fan = await city('fan-out', () => fanOut(ctx, { workers: SCALE.workers, bookings: SCALE.bookings, passengerToken: fanPassenger.accessToken }));
+      if (fan) process.stdout.write(`  fan-out: ${fan.delivered}/${fan.expected_deliveries} delivered, p50 ${fan.latency_ms.p50} ms, p99 ${fan.latency_ms.p99} ms, ${fan.kb_per_socket} KB/socket\n`);
+    }
+    const race = runsCity('races') ? (process.stdout.write(`  accept races: ${SCALE.races} rides × 10…\n`), await city('accept races', () => acceptRaces(ctx, { rides: SCALE.races }))) : undefined;
     if (race) process.stdout.write(`  accept races: ${race.ok} × 200, ${race.conflict} × 409, ${race.server_errors} × 5xx, ${race.rides_with_two_or_more} rides with two winners\n`);
     memory.rss_end_mb = rssMb(service.child.pid);
 
     // Start-up on the data just written: stop the service, start it again on the same database.
+    if (!runsCity('restart')) return finish(report, rows, failures);
     const ridesInDatabase = Number((await db.query('SELECT count(*) AS n FROM rides')).rows[0].n);
     service.child.kill('SIGTERM');
     await service.exited;
     children.splice(children.indexOf(service), 1);
     const spawnedAt = Date.now();
-    service = startProcess('service (restart)', [join(ROOT, 'dist', 'src', 'main.js')], env);
+    service = startProcess('service (restart)', serviceArgs, env);
     try {
       await waitUntilLive(service, `${serviceBase}/health/ready`);
       report.startup = { seconds: (Date.now() - spawnedAt) / 1000, rides_in_database: ridesInDatabase };
@@ -470,16 +528,20 @@ async function main() {
     }
   } finally {
     await db.end();
+    await probeDb.end().catch(() => undefined);
   }
+  return finish(report, rows, failures);
+}
 
+function finish(report, rows, failures) {
   report.targets = judge(report);
   report.failures = failures;
   mkdirSync(join(__dirname, 'results'), { recursive: true });
   writeFileSync(join(__dirname, 'results', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-  if (!QUICK) writeMarkdown(join(ROOT, 'BENCHMARKS.md'), report);
+  if (!QUICK && !PARTIAL) writeMarkdown(join(ROOT, 'BENCHMARKS.md'), report);
   const targets = report.targets.map((t) => `  ${mark(t.met).padEnd(7)} ${t.target}: ${t.figure}`).join('\n');
   process.stdout.write(
-    `\n${table(rows)}\n\nTargets${QUICK ? ' (--quick: not judged)' : ''}:\n${targets}\n\nEach ratio is against the ceiling measured just before it. Written to bench/results/latest.json${QUICK ? '' : ' and BENCHMARKS.md'}\n`,
+    `\n${table(rows)}\n\nTargets${QUICK ? ' (--quick: not judged)' : ''}:\n${targets}\n\nEach ratio is against the ceiling measured just before it. Written to bench/results/latest.json${QUICK || PARTIAL ? '' : ' and BENCHMARKS.md'}\n`,
   );
   if (failures.length) {
     process.stderr.write(`\nThe bench broke:\n${failures.map((f) => `  - ${f}`).join('\n')}\n`);

@@ -44,6 +44,8 @@ export class AppConfig {
   readonly jwtAccessTtlMinutes!: number;
   readonly jwtRefreshTtlDays!: number;
   readonly userStateCacheMs!: number;
+  /** Users whose auth state one instance keeps (least recently used dropped first). */
+  readonly userStateCacheMaxEntries!: number;
 
   readonly otpDevFixedCode!: string | undefined;
   readonly otpMaxAttempts!: number;
@@ -152,7 +154,8 @@ export class AppConfig {
         jwtSecretGenerated: secretRaw === undefined,
         jwtAccessTtlMinutes: read.int('JWT_ACCESS_TTL_MINUTES', 15, 1, 24 * 60),
         jwtRefreshTtlDays: read.int('JWT_REFRESH_TTL_DAYS', 30, 1, 365),
-        userStateCacheMs: read.int('USER_STATE_CACHE_MS', 2000, 0, 5000),
+        userStateCacheMs: read.int('USER_STATE_CACHE_MS', 60_000, 0, 3_600_000),
+        userStateCacheMaxEntries: read.int('USER_STATE_CACHE_MAX_ENTRIES', 100_000, 1, 10_000_000),
 
         otpDevFixedCode: nodeEnv === 'development' ? fixed : undefined,
         otpMaxAttempts: read.int('OTP_MAX_ATTEMPTS', 5, 1, 100),
@@ -179,7 +182,7 @@ export class AppConfig {
         driverLocationMaxAgeSeconds: read.int('DRIVER_LOCATION_MAX_AGE_SECONDS', 60, 1, 3600),
         rideCacheMs: read.int('RIDE_CACHE_MS', 1000, 0, 60_000),
         rideCacheMaxEntries: read.int('RIDE_CACHE_MAX_ENTRIES', 20_000, 1, 10_000_000),
-        driverRideCacheMs: read.int('DRIVER_RIDE_CACHE_MS', 2000, 0, 60_000),
+        driverRideCacheMs: read.int('DRIVER_RIDE_CACHE_MS', 30_000, 0, 3_600_000),
         driverRideCacheMaxEntries: read.int('DRIVER_RIDE_CACHE_MAX_ENTRIES', 200_000, 1, 10_000_000),
 
         wsMaxMessagesPerSecond: read.int('WS_MAX_MESSAGES_PER_SECOND', 20, 1, 10_000),

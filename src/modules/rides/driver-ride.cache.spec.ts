@@ -9,8 +9,8 @@ const CONFIG = { driverRideCacheMs: 2000, driverRideCacheMaxEntries: 10_000 } as
 
 describe('DriverRideCache', () => {
   it('a database read that started before an accept does not overwrite the assignment the accept announced', async () => {
-    let finishRead: (rows: undefined) => void = () => undefined;
-    const rides = { findAssignedRefsOfDrivers: () => new Promise<[]>((resolve) => (finishRead = () => resolve([]))) };
+    let finishRead: (row: undefined) => void = () => undefined;
+    const rides = { findAssignedRefOfDriver: () => new Promise<undefined>((resolve) => (finishRead = resolve)) };
     const events = new InProcessEventBus();
     const cache = new DriverRideCache(rides as unknown as RidesRepository, events, { driverRideCacheMs: 2000, driverRideCacheMaxEntries: 100 } as AppConfig);
 
@@ -27,6 +27,7 @@ describe('DriverRideCache', () => {
   it('misses in one turn of the event loop share one query per 1,000 drivers, each gets its own ride', async () => {
     const calls: number[][] = [];
     const rides = {
+      findAssignedRefOfDriver: () => Promise.reject(new Error('one query per batch expected')),
       findAssignedRefsOfDrivers: (ids: number[]) => {
         calls.push(ids);
         return Promise.resolve(ids.filter((id) => id % 2 === 0).map((id) => ({ id: `ride-${id}`, driver_id: id, passenger_id: id + 1 })));
@@ -46,6 +47,7 @@ describe('DriverRideCache', () => {
   it('a failed query fails the lookups of its chunk only, and nothing is cached for them', async () => {
     let call = 0;
     const rides = {
+      findAssignedRefOfDriver: (id: number) => Promise.resolve({ id: `r${id}`, passenger_id: null }),
       findAssignedRefsOfDrivers: (ids: number[]) =>
         ++call === 1 ? Promise.reject(new Error('down')) : Promise.resolve(ids.map((id) => ({ id: `r${id}`, driver_id: id, passenger_id: null }))),
     };

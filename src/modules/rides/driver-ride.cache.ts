@@ -1,4 +1,5 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { BatchLoader } from '../../common/cache/batch-loader';
 import { ReadThroughCache } from '../../common/cache/read-through-cache';
 import { EventBus } from '../../common/events/event-bus';
 import { AppConfig } from '../../config/app-config';
@@ -7,14 +8,6 @@ import { RidesRepository } from './repositories/rides.repository';
 export interface DriverRideRef {
   rideId: string;
   passengerId: number | null;
-}
-
-/** Drivers looked up per query when many heartbeats miss at once (a start-up, a fleet coming online). */
-const LOOKUP_BATCH = 1000;
-
-interface Waiter {
-  resolve: (ref: DriverRideRef | null) => void;
-  reject: (err: unknown) => void;
 }
 
 /**
@@ -26,19 +19,31 @@ interface Waiter {
  * database read that started before such an update never overwrites it (ReadThroughCache.put).
  * Misses within one turn of the event loop share one query: ten thousand drivers pinging after a
  * restart are a dozen reads, not ten thousand queued on the pool ahead of everything else.
+ * Since the events keep entries right, DRIVER_RIDE_CACHE_MS only bounds the damage of a lost event; a short one
+ * made every heartbeat of a large fleet a database read.
  */
 @Injectable()
 export class DriverRideCache implements OnModuleDestroy {
   private readonly cache: ReadThroughCache<number, DriverRideRef | null>;
   private readonly unsubscribe: Array<() => void>;
-  private pending: Map<number, Waiter[]> | undefined;
+  private readonly loader: BatchLoader<number, DriverRideRef>;
 
   constructor(
-    private readonly rides: RidesRepository,
+    rides: RidesRepository,
     events: EventBus,
     config: AppConfig,
   ) {
     this.cache = new ReadThroughCache({ ttlMs: config.driverRideCacheMs, maxEntries: config.driverRideCacheMaxEntries });
+    this.loader = new BatchLoader<number, DriverRideRef>({
+      loadOne: async (driverId) => {
+        const row = await rides.findAssignedRefOfDriver(driverId);
+        return row && { rideId: row.id, passengerId: row.passenger_id };
+      },
+      loadMany: async (driverIds) => {
+        const rows = await rides.findAssignedRefsOfDrivers(driverIds);
+        return new Map(rows.map((row) => [row.driver_id, { rideId: row.id, passengerId: row.passenger_id }]));
+      },
+    });
     this.unsubscribe = [
       events.subscribe('ride.accepted', (e) => this.set(e.driver_id, { rideId: e.ride_id, passengerId: e.passenger_id })),
       events.subscribe('ride.status_changed', (e) => {
@@ -61,34 +66,8 @@ export class DriverRideCache implements OnModuleDestroy {
   }
 
   async get(driverId: number): Promise<DriverRideRef | null> {
-    const ref = await this.cache.get(driverId, () => this.lookUp(driverId));
+    const ref = await this.cache.get(driverId, async () => (await this.loader.load(driverId)) ?? null);
     return ref ?? null;
-  }
-
-  private lookUp(driverId: number): Promise<DriverRideRef | null> {
-    if (this.pending === undefined) {
-      this.pending = new Map();
-      setImmediate(() => void this.runLookups());
-    }
-    const waiters = this.pending.get(driverId) ?? [];
-    this.pending.set(driverId, waiters);
-    return new Promise((resolve, reject) => waiters.push({ resolve, reject }));
-  }
-
-  private async runLookups(): Promise<void> {
-    const batch = this.pending!;
-    this.pending = undefined;
-    const ids = [...batch.keys()];
-    for (let i = 0; i < ids.length; i += LOOKUP_BATCH) {
-      const chunk = ids.slice(i, i + LOOKUP_BATCH);
-      try {
-        const rows = await this.rides.findAssignedRefsOfDrivers(chunk);
-        const found = new Map(rows.map((row) => [row.driver_id, { rideId: row.id, passengerId: row.passenger_id }]));
-        for (const id of chunk) for (const w of batch.get(id)!) w.resolve(found.get(id) ?? null);
-      } catch (err) {
-        for (const id of chunk) for (const w of batch.get(id)!) w.reject(err);
-      }
-    }
   }
 
   set(driverId: number, ref: DriverRideRef | null): void {

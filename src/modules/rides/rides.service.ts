@@ -91,12 +91,11 @@ export class RidesService {
    * serialised JSON array GET /driver/rides/nearby answers: one indexed query that reads about as
    * many rows as it returns (see nearbySql), so no cache sits in front of it.
    */
-  async findRequestedNearBody(query: NearbyQuery): Promise<string> {
-    const rows = await this.rides.findRequestedNear(query);
-    return JSON.stringify(rows.map((row) => ({ ...rideToJson(row), distance_km: Math.round(Number(row.distance_km) * 100) / 100 })));
+  findRequestedNearBody(query: NearbyQuery): Promise<string> {
+    return this.rides.findRequestedNearJson(query);
   }
 
-  /** The ride a driver is assigned to, from a cache of at most DRIVER_RIDE_CACHE_MS (for the location heartbeat). */
+  /** The ride a driver is assigned to, from a cache kept right by the ride events (for the location heartbeat). */
   findAssignedRideOfDriverCached(driverId: number): Promise<DriverRideRef | null> {
     return this.driverRides.get(driverId);
   }

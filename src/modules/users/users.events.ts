@@ -9,6 +9,8 @@ declare module '../../common/events/domain-events' {
     'user.sessions_revoked': { user_id: number; reason: 'logout' | 'refresh_token_replay' };
     /** An operator unblocked the user: every instance forgets the cached "blocked" state at once. */
     'user.access_restored': { user_id: number };
+    /** Registration completed (role and registered state set): every instance forgets the cached state. */
+    'user.registered': { user_id: number };
     /** The user's public profile (name, picture) changed: every instance forgets the rides showing it. */
     'user.profile_changed': { user_id: number };
   }

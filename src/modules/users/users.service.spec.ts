@@ -12,7 +12,7 @@ describe('UsersService auth-state cache', () => {
     const events = new InProcessEventBus();
     const service = new UsersService(
       users as unknown as UsersRepository,
-      { userStateCacheMs: 60_000 } as AppConfig,
+      { userStateCacheMs: 60_000, userStateCacheMaxEntries: 1000 } as AppConfig,
       null as never,
       null as never,
       events,

@@ -1,4 +1,5 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { BatchLoader } from '../../common/cache/batch-loader';
 import { ReadThroughCache } from '../../common/cache/read-through-cache';
 import { EventBus } from '../../common/events/event-bus';
 import { toMajor } from '../../common/money';
@@ -21,17 +22,19 @@ import { ProfileChanges, UserAuthState, UsersRepository } from './users.reposito
 
 export type { UserAuthState };
 
-const MAX_CACHED_USERS = 100_000;
-
 @Injectable()
 export class UsersService implements OnModuleInit, OnModuleDestroy {
   /**
    * Auth state is read on every authenticated request; caching it for at most USER_STATE_CACHE_MS
    * keeps that off the database while a block or deletion still takes effect at once: the events
-   * that change it invalidate the entry and detach a read in flight, so a read that started before a
-   * block can never store the unblocked state after it. `state` undefined: no such user.
+   * that change it (block, deletion, logout, unblock, registration, on any instance) invalidate the
+   * entry and detach a read in flight, so a read that started before a block can never store the
+   * unblocked state after it. The lifetime therefore only bounds how long a change made behind the
+   * service's back (a hand-edited row, a lost event) can go unseen. `state` undefined: no such user.
    */
   private readonly authStates: ReadThroughCache<number, { state: UserAuthState | undefined }>;
+  /** Cache misses of one event-loop turn share one query (a fleet of drivers after a restart). */
+  private readonly authStateLoader: BatchLoader<number, UserAuthState>;
   private unsubscribe: Array<() => void> = [];
 
   constructor(
@@ -43,7 +46,11 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
     private readonly drivers: DriversService,
     private readonly rides: RidesService,
   ) {
-    this.authStates = new ReadThroughCache({ ttlMs: config.userStateCacheMs, maxEntries: MAX_CACHED_USERS });
+    this.authStates = new ReadThroughCache({ ttlMs: config.userStateCacheMs, maxEntries: config.userStateCacheMaxEntries });
+    this.authStateLoader = new BatchLoader({
+      loadOne: (id) => this.users.findAuthState(id),
+      loadMany: (ids) => this.users.findAuthStates(ids),
+    });
   }
 
   /** A block, deletion, logout or replay on any instance (the bus crosses instances with Redis) ends the cached state here too. */
@@ -52,6 +59,7 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
       this.events.subscribe('user.access_revoked', ({ user_id }) => this.forgetAuthState(user_id)),
       this.events.subscribe('user.sessions_revoked', ({ user_id }) => this.forgetAuthState(user_id)),
       this.events.subscribe('user.access_restored', ({ user_id }) => this.forgetAuthState(user_id)),
+      this.events.subscribe('user.registered', ({ user_id }) => this.forgetAuthState(user_id)),
     ];
   }
 
@@ -60,7 +68,7 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
   }
 
   async getAuthState(id: number): Promise<UserAuthState | undefined> {
-    const cached = this.authStates.peek(id) ?? (await this.authStates.get(id, async () => ({ state: await this.users.findAuthState(id) })));
+    const cached = this.authStates.peek(id) ?? (await this.authStates.get(id, async () => ({ state: await this.authStateLoader.load(id) })));
     return cached?.state;
   }
 
@@ -72,6 +80,12 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
   /** Call after changing a user's role, activity, block or registration state. */
   forgetAuthState(id: number): void {
     this.authStates.invalidate(id);
+  }
+
+  /** After a registration committed: every instance forgets the "not registered yet" state it may hold. */
+  registrationCompleted(id: number): void {
+    this.forgetAuthState(id);
+    this.events.publish('user.registered', { user_id: id });
   }
 
   /**

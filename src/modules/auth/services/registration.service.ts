@@ -67,7 +67,7 @@ export class RegistrationService {
       if (isIntegrityViolation(err)) throw new AuthError('REGISTRATION_CONFLICT'); // 7
       throw err;
     }
-    this.users.forgetAuthState(userId);
+    this.users.registrationCompleted(userId);
 
     // 8: the account is complete; if the session cannot be stored the client logs in instead.
     const issued = this.tokens.issue({ id: userId, role: body.role });
