@@ -79,6 +79,12 @@ export class AppConfig {
   readonly driverRideCacheMs!: number;
   /** Most drivers that cache holds (least recently used go first). */
   readonly driverRideCacheMaxEntries!: number;
+  /** How long nearby may trust a cached driver record (status, category); driver events invalidate sooner. */
+  readonly driverCacheMs!: number;
+  /** Most driver records that cache holds (least recently used go first). */
+  readonly driverCacheMaxEntries!: number;
+  /** Most verified access tokens remembered (least recently used go first); each lives at most its own lifetime. */
+  readonly accessTokenCacheMaxEntries!: number;
 
   readonly wsMaxMessagesPerSecond!: number;
   readonly wsMaxBufferedBytes!: number;
@@ -184,6 +190,9 @@ export class AppConfig {
         rideCacheMaxEntries: read.int('RIDE_CACHE_MAX_ENTRIES', 20_000, 1, 10_000_000),
         driverRideCacheMs: read.int('DRIVER_RIDE_CACHE_MS', 30_000, 0, 3_600_000),
         driverRideCacheMaxEntries: read.int('DRIVER_RIDE_CACHE_MAX_ENTRIES', 200_000, 1, 10_000_000),
+        driverCacheMs: read.int('DRIVER_CACHE_MS', 30_000, 0, 3_600_000),
+        driverCacheMaxEntries: read.int('DRIVER_CACHE_MAX_ENTRIES', 100_000, 1, 10_000_000),
+        accessTokenCacheMaxEntries: read.int('ACCESS_TOKEN_CACHE_MAX_ENTRIES', 200_000, 1, 10_000_000),
 
         wsMaxMessagesPerSecond: read.int('WS_MAX_MESSAGES_PER_SECOND', 20, 1, 10_000),
         wsMaxBufferedBytes: read.int('WS_MAX_BUFFERED_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024),

@@ -1,8 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CommonError } from '../../common/errors/common.errors';
 import type { GeoPoint } from '../../common/events/domain-events';
 import { EventBus } from '../../common/events/event-bus';
+import { ReadThroughCache } from '../../common/cache/read-through-cache';
+import { AppConfig } from '../../config/app-config';
 import { VehicleCategoriesService } from '../rides/vehicle-categories.service';
 import type { JsonObject } from '../../common/events/domain-events';
 import { driverProfileToJson } from './driver-profile.view';
@@ -10,8 +12,6 @@ import { DriverLocationsService } from './driver-locations.service';
 import { DriverApprovalStatus, DriverProfileChanges, DriverRow, DriversRepository } from './drivers.repository';
 import { DriverError } from './drivers.errors';
 
-const CACHE_MS = 2000;
-const MAX_CACHED = 100_000;
 const APPROVAL_STATUSES: readonly string[] = ['approved', 'rejected', 'suspended'];
 
 /**
@@ -19,16 +19,35 @@ const APPROVAL_STATUSES: readonly string[] = ['approved', 'rejected', 'suspended
  * (who is online near a pickup, lock a driver while assigning a ride).
  */
 @Injectable()
-export class DriversService {
-  /** Hot paths (nearby, heartbeat) need status and category; a short cache keeps them off the database. */
-  private readonly cache = new Map<number, { row: DriverRow | undefined; expiresAt: number }>();
+export class DriversService implements OnModuleDestroy {
+  /**
+   * Nearby needs the driver's status and category on every call. The record is cached per instance
+   * and forgotten by the driver events (after the write, on every instance), never by the writers.
+   */
+  private readonly cache: ReadThroughCache<number, { row: DriverRow | undefined }>;
+  private readonly unsubscribe: Array<() => void>;
 
   constructor(
     private readonly drivers: DriversRepository,
     private readonly categories: VehicleCategoriesService,
     private readonly locations: DriverLocationsService,
     private readonly events: EventBus,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.cache = new ReadThroughCache({ ttlMs: config.driverCacheMs, maxEntries: config.driverCacheMaxEntries });
+    const forget = (e: { user_id: number }) => this.cache.invalidate(e.user_id);
+    this.unsubscribe = [
+      events.subscribe('driver.profile_changed', forget),
+      events.subscribe('driver.availability_changed', forget),
+      // Registration creates the record a lookup before it found missing; deletion removes it.
+      events.subscribe('user.registered', forget),
+      events.subscribe('user.access_revoked', forget),
+    ];
+  }
+
+  onModuleDestroy(): void {
+    for (const off of this.unsubscribe) off();
+  }
 
   /** The profile of CONTRACT.md 4a, with the newest heartbeat (any instance) over the flushed one. */
   async toJson(row: DriverRow): Promise<JsonObject> {
@@ -43,21 +62,14 @@ export class DriversService {
   async getDriver(userId: number): Promise<DriverRow> {
     const row = await this.drivers.findByUserId(userId);
     if (!row) throw new DriverError('DRIVER_NOT_FOUND');
-    this.remember(userId, row);
     return row;
   }
 
-  /** The driver record, at most CACHE_MS old (changes made on this instance show at once). */
+  /** The driver record, at most DRIVER_CACHE_MS old; any change through the service is seen at once. */
   async getDriverCached(userId: number): Promise<DriverRow> {
-    const hit = this.cache.get(userId);
-    if (hit && hit.expiresAt > Date.now()) {
-      if (!hit.row) throw new DriverError('DRIVER_NOT_FOUND');
-      return hit.row;
-    }
-    const row = await this.drivers.findByUserId(userId);
-    this.remember(userId, row);
-    if (!row) throw new DriverError('DRIVER_NOT_FOUND');
-    return row;
+    const hit = await this.cache.get(userId, async () => ({ row: await this.drivers.findByUserId(userId) }));
+    if (!hit?.row) throw new DriverError('DRIVER_NOT_FOUND');
+    return hit.row;
   }
 
   async updateProfile(userId: number, changes: DriverProfileChanges): Promise<DriverRow> {
@@ -68,7 +80,6 @@ export class DriversService {
     }
     const row = await this.drivers.updateProfile(userId, changes);
     if (!row) throw new DriverError('DRIVER_NOT_FOUND');
-    this.remember(userId, row);
     // Rides show the driver's vehicle (ride caches on every instance).
     this.events.publish('driver.profile_changed', { user_id: userId });
     return row;
@@ -82,7 +93,7 @@ export class DriversService {
     }
     const row = await this.drivers.setOnline(userId, isOnline);
     if (!row) throw new DriverError('DRIVER_NOT_FOUND');
-    this.remember(userId, row);
+    this.events.publish('driver.availability_changed', { user_id: userId });
     return row;
   }
 
@@ -93,7 +104,7 @@ export class DriversService {
     }
     const row = await this.drivers.setApprovalStatus(userId, status as DriverApprovalStatus);
     if (!row) throw new DriverError('DRIVER_NOT_FOUND');
-    this.remember(userId, row);
+    this.events.publish('driver.availability_changed', { user_id: userId });
     return row;
   }
 
@@ -116,10 +127,5 @@ export class DriversService {
   /** The driver record read inside the caller's transaction (no lock); undefined when there is none. */
   findDriver(userId: number, manager: EntityManager): Promise<DriverRow | undefined> {
     return this.drivers.findByUserId(userId, manager);
-  }
-
-  private remember(userId: number, row: DriverRow | undefined): void {
-    if (this.cache.size >= MAX_CACHED) this.cache.clear();
-    this.cache.set(userId, { row, expiresAt: Date.now() + CACHE_MS });
   }
 }

@@ -22,8 +22,6 @@ export interface IssuedTokens {
   family: string;
 }
 
-/** Bound on the verified-token memo (about 400 bytes each); the least recently used token goes first. */
-const MAX_VERIFIED_TOKENS = 50_000;
 
 interface AccessClaims {
   sub: string;
@@ -82,7 +80,7 @@ export class TokenService {
     this.accessTtlSeconds = config.jwtAccessTtlMinutes * 60;
     this.refreshTtlSeconds = config.jwtRefreshTtlDays * 24 * 60 * 60;
     // No token outlives the access lifetime, so neither does its memo.
-    this.verifiedAccess = new ReadThroughCache({ ttlMs: this.accessTtlSeconds * 1000, maxEntries: MAX_VERIFIED_TOKENS });
+    this.verifiedAccess = new ReadThroughCache({ ttlMs: this.accessTtlSeconds * 1000, maxEntries: config.accessTokenCacheMaxEntries });
   }
 
   /** A new session (login, verify-otp, registration): a new refresh-token family. */

@@ -1,0 +1,46 @@
+import { DriversService } from '../../src/modules/drivers/drivers.service';
+import { createUser } from '../support/factories';
+import { describeWithRedis, startRedis, TestRedis } from '../support/redis';
+import { startTestApp, TestApp } from '../support/test-app';
+
+/**
+ * Nearby reads the driver record (approval, category) from a per-instance cache that lives a minute
+ * here. An operator's suspension or approval made through one instance (the CLI works the same way)
+ * must count at once on every other: the change is an event each instance's cache consumes.
+ */
+describeWithRedis('driver record cache across instances (Redis)', () => {
+  let redis: TestRedis;
+  let first: TestApp;
+  let second: TestApp;
+  beforeAll(async () => {
+    redis = await startRedis();
+    const env = { REDIS_URL: redis.url, DRIVER_CACHE_MS: '60000' };
+    first = await startTestApp({ env });
+    second = await startTestApp({ databaseUrl: first.databaseUrl, env });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+    await redis?.stop();
+  });
+
+  /** The event's trip through Redis pub/sub (about a millisecond), far below the cache's minute. */
+  const crossRedis = () => new Promise((resolve) => setTimeout(resolve, 100));
+
+  it('a suspension and a re-approval on one instance decide nearby on the other as soon as the event arrives', async () => {
+    const driver = await createUser(first, { role: 'driver' });
+    const nearbyOnSecond = () =>
+      second.request({ method: 'GET', url: '/api/v1/driver/rides/nearby?latitude=52.52&longitude=13.40', token: driver.accessToken });
+    expect((await nearbyOnSecond()).statusCode).toBe(200); // the approved record is now cached on the second instance
+
+    await first.get(DriversService).setApprovalStatus(driver.id, 'suspended');
+    await crossRedis();
+    const refused = await nearbyOnSecond();
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toMatch(/approved/i);
+
+    await first.get(DriversService).setApprovalStatus(driver.id, 'approved');
+    await crossRedis();
+    expect((await nearbyOnSecond()).statusCode).toBe(200);
+  });
+});
