@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* global require, process, module, __dirname, setTimeout, fetch */
+/* global require, process, module */
 /* eslint-disable @typescript-eslint/no-require-imports -- plain CommonJS, run by node without a build step */
 'use strict';
 /**
@@ -10,42 +10,16 @@
  * with SIGTERM and writes demo-map.svg. Exits 1 on any contract violation. With DATABASE_URL set the
  * service uses that database instead.
  */
-const { execFileSync, spawn } = require('node:child_process');
-const { mkdtempSync, rmSync, writeFileSync, createWriteStream } = require('node:fs');
-const { createServer } = require('node:net');
+const { execFileSync } = require('node:child_process');
+const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { simulateFromArgs } = require('./simulate');
 const { formatSummary } = require('./lib/report');
 const { renderMap } = require('./lib/svg');
+const { ROOT, CLI, startService } = require('./lib/service');
 
-const ROOT = join(__dirname, '..');
 const OTP = '123456';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitUntilReady(base, child, logPath, seconds = 120) {
-  const deadline = Date.now() + seconds * 1000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}; log: ${logPath}`);
-    try {
-      if ((await fetch(`${base}/health/ready`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`the service was not ready within ${seconds} s; log: ${logPath}`);
-}
 
 async function main(argv) {
   const own = { build: !argv.includes('--no-build'), keep: argv.includes('--keep-data') };
@@ -59,14 +33,11 @@ async function main(argv) {
     execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
   }
   const temp = mkdtempSync(join(tmpdir(), 'rh-demo-'));
-  const port = await freePort();
   const env = {
     ...process.env,
     NODE_ENV: 'development',
     OTP_DEV_FIXED_CODE: OTP,
     LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
-    PORT: String(port),
-    HOST: '127.0.0.1',
     JWT_SECRET: 'demo-secret-demo-secret-demo-secret-0123',
     AUTH_RATE_LIMIT_PER_IP_PER_MINUTE: '0',
     OTP_RESEND_COOLDOWN_SECONDS: '0',
@@ -79,29 +50,19 @@ async function main(argv) {
   };
   if (!process.env.DATABASE_URL) env.EMBEDDED_PG_DATA_DIR = join(temp, 'pg');
   const logPath = join(temp, 'service.log');
-  const log = createWriteStream(logPath);
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'main.js')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.pipe(log);
-  child.stderr.pipe(log);
-  const exited = new Promise((r) => child.on('exit', (code, signal) => r(code ?? signal)));
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const t = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 20_000))]);
-    if (t === 'timeout') child.kill('SIGKILL');
-  };
-  const base = `http://127.0.0.1:${port}`;
+  const service = await startService(env, logPath);
+  const base = service.base;
   let result;
   try {
     process.stderr.write(`demo: starting the service on ${base} (data in ${temp})…\n`);
-    await waitUntilReady(base, child, logPath);
+    await service.ready();
     result = await simulateFromArgs([...simArgs, '--url', base, '--otp', OTP, '--ttl-minutes', '1'], {
-      creditCmd: `${process.execPath} ${join(ROOT, 'dist', 'src', 'cli', 'main.js')} wallet:credit`,
+      creditCmd: `${process.execPath} ${CLI} wallet:credit`,
       creditEnv: { ...env, LOG_LEVEL: 'warn' },
       drainMs: 30_000,
     });
   } finally {
-    await stop();
+    await service.stop();
   }
   const svgPath = join(ROOT, 'demo-map.svg');
   writeFileSync(svgPath, renderMap({ ...result.map, title: `Simulated city — ${result.counters.completed} completed, ${result.counters.cancelled} cancelled, ${result.counters.expired} expired` }));

@@ -5,10 +5,12 @@
 /**
  * npm run simulate -- [--url http://127.0.0.1:3000] [--instances URL,URL] [--passengers 12] [--drivers 8]
  *   [--minutes 1] [--seed 1] [--otp 123456] [--credit-cmd "node dist/src/cli/main.js wallet:credit"]
- *   [--ttl-minutes 1] [--capture file.json] [--json file.json]
+ *   [--ttl-minutes 1] [--heartbeat-seconds 3] [--pause-seconds 4] [--capture file.json] [--json file.json]
  *
  * A city of passengers and drivers against a running service (NODE_ENV=development with
  * OTP_DEV_FIXED_CODE), through the public HTTP API and WebSocket only. Exits 1 on any contract violation.
+ * --heartbeat-seconds: a driver's location interval; --pause-seconds: the longest pause (at least 1 s)
+ * between a passenger's rides.
  */
 const { writeFileSync } = require('node:fs');
 const { parseArgs } = require('./lib/args');
@@ -16,7 +18,7 @@ const { runSimulation } = require('./lib/run');
 const { formatSummary } = require('./lib/report');
 const { createCapture } = require('./lib/capture');
 
-const SPEC = { url: 'string', instances: 'string', passengers: 'number', drivers: 'number', minutes: 'number', seed: 'number', otp: 'string', 'credit-cmd': 'string', 'ttl-minutes': 'number', capture: 'string', json: 'string', quiet: 'boolean' };
+const SPEC = { url: 'string', instances: 'string', passengers: 'number', drivers: 'number', minutes: 'number', seed: 'number', otp: 'string', 'credit-cmd': 'string', 'ttl-minutes': 'number', 'heartbeat-seconds': 'number', 'pause-seconds': 'number', capture: 'string', json: 'string', quiet: 'boolean' };
 
 async function simulateFromArgs(argv, extra = {}) {
   const a = parseArgs(argv, SPEC);
@@ -31,6 +33,8 @@ async function simulateFromArgs(argv, extra = {}) {
     otp: a.otp ?? '123456',
     creditCmd: a['credit-cmd'],
     ttlMinutes: a['ttl-minutes'] ?? 1,
+    heartbeatMs: (a['heartbeat-seconds'] ?? 3) * 1000,
+    pauseMs: (a['pause-seconds'] ?? 4) * 1000,
     progress: !a.quiet,
     capture,
     ...extra,

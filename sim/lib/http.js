@@ -15,8 +15,8 @@ class ApiClient {
 
   /**
    * label: the endpoint template ("POST /rides/{id}/cancel"); expect: non-2xx statuses that are a
-   * legitimate outcome here (a race the simulation can lose). Returns {status, body, at}; `at` is
-   * when the response arrived (the start of event latencies).
+   * legitimate outcome here (a race the simulation can lose). Returns {status, ok, body, at}: status 0
+   * (not ok) when no response came; `at` is when the response arrived (the start of event latencies).
    */
   async call(base, method, path, { token, body, label, expect = [], who } = {}) {
     const name = label || `${method} ${path}`;
@@ -34,10 +34,11 @@ class ApiClient {
       } catch (err) {
         this.counters.errors++;
         this.report('request-failed', `${name}${who ? ` (${who})` : ''}: ${err.cause?.code || err.message}`);
-        return { status: 0, body: undefined, at: performance.now() };
+        return { status: 0, ok: false, body: undefined, at: performance.now() };
       }
       const at = performance.now();
       this.counters.requests++;
+      if (res.status >= 500) this.counters.serverErrors++;
       if (res.status === 429) {
         this.counters.rateLimited++;
         const retryAfter = Number(res.headers.get('retry-after'));
@@ -62,7 +63,7 @@ class ApiClient {
         const message = json && typeof json === 'object' ? json.message : String(text).slice(0, 120);
         this.report('unexpected-status', `${name}${who ? ` (${who})` : ''} → ${res.status} ${message}`);
       }
-      return { status: res.status, body: json, at };
+      return { status: res.status, ok, body: json, at };
     }
   }
 }

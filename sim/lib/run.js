@@ -1,4 +1,4 @@
-/* global module, require, process, setTimeout, clearTimeout, setInterval, clearInterval, performance */
+/* global module, require, process, setTimeout, clearTimeout, setInterval, clearInterval, setImmediate, performance */
 /* eslint-disable @typescript-eslint/no-require-imports -- plain CommonJS, run by node without a build step */
 'use strict';
 const { spawn } = require('node:child_process');
@@ -14,7 +14,24 @@ const DRIVER_SPEED_KM_S = 0.015; // 54 km/h while cruising
 const EXPECTED_RADIUS_KM = 4; // well inside MATCHING_RADIUS_KM (5): must be told
 const FORBIDDEN_RADIUS_KM = 6; // well outside it: must not be told
 const WALLET_CREDIT = 150;
+// Each credit is a CLI process (a Nest start-up, seconds on a busy machine): a few dozen wallets are
+// enough to show wallet payments in a run of hundreds of passengers.
+const MAX_CREDITED_WALLETS = 40;
 const RIDE_EVENTS = new Set(['ride_requested', 'ride_accepted', 'ride_status_changed', 'ride_cancelled']);
+// A driver weighs a few offers at a time, not every request in the city: without a cap, each
+// booking draws a bid from nearly every idle driver.
+const MAX_OPEN_BIDS = 3;
+// About this many drivers bid on a request however many are online: in a city of hundreds, a
+// booking that drew a bid from every idle driver would be a stampede on one ride no city sees.
+const BIDDERS_PER_REQUEST = 10;
+// How long a driver's received events are kept for matching (an event may arrive before the REST
+// response that caused it; expectations look back this far).
+const INBOX_KEEP_MS = 60_000;
+// The demo's city (8 drivers within 3 km of the centre) grows with the number of drivers so that
+// their density stays the same: 200 drivers crammed into 3 km would all be within matching range of
+// every pickup, and each booking would go to every driver of the city.
+const DEMO_DRIVERS = 8;
+const MATCHING_RADIUS_KM = 5;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
@@ -23,13 +40,15 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
  * only. Returns {stats, violations, notes, map}; the caller prints and decides the exit code.
  */
 async function runSimulation(opts) {
-  const o = { passengers: 12, drivers: 8, minutes: 1, seed: 1, otp: '123456', ttlMinutes: 1, eventTimeoutMs: 5000, heartbeatMs: 3000, progress: true, ...opts };
+  const o = { passengers: 12, drivers: 8, minutes: 1, seed: 1, otp: '123456', ttlMinutes: 1, eventTimeoutMs: 5000, heartbeatMs: 3000, pauseMs: 4000, progress: true, ...opts };
   const bases = o.bases;
   const t0 = performance.now();
   const now = () => performance.now();
-  const endAt = t0 + o.minutes * 60_000;
+  // The ride traffic lasts o.minutes from when every user is signed up and credited: with hundreds
+  // of users the set-up alone can take minutes.
+  let endAt = Infinity;
   const nonce = String((Math.floor(Date.now() / 1000) + process.pid) % 10000).padStart(4, '0');
-  const counters = { requests: 0, errors: 0, rateLimited: 0, bids: 0, requested: 0, accepted: 0, completed: 0, cancelled: 0, expired: 0 };
+  const counters = { requests: 0, errors: 0, serverErrors: 0, rateLimited: 0, bids: 0, requested: 0, accepted: 0, completed: 0, cancelled: 0, expired: 0 };
   const endpointLatency = new LatencyBook();
   const eventLatency = new LatencyBook();
   const violations = [];
@@ -40,32 +59,54 @@ async function runSimulation(opts) {
   const users = new Map();
   const drivers = [];
   const passengers = [];
+  // Expectations and received events are indexed by user and ride: at hundreds of users a scan of
+  // every pending expectation per message stalls the simulator (and its timings) for seconds.
   const pending = new Set();
 
   // ---- expectations: an event that must reach a user within eventTimeoutMs of the REST response
   const expectEvent = (user, label, rideId, match, causeAt) => {
-    const found = user.inbox.find((m) => m.message.ride_id === rideId && match(m.message));
+    const received = user.inbox.get(rideId);
+    const found = received && received.messages.find((m) => match(m.message));
     if (found) return eventLatency.add(label, Math.max(0, found.at - causeAt));
-    pending.add({ user, label, rideId, match, causeAt, deadline: causeAt + o.eventTimeoutMs });
+    const e = { user, label, rideId, match, causeAt, deadline: causeAt + o.eventTimeoutMs };
+    pending.add(e);
+    user.pending.add(e);
   };
-  const sweep = () => {
+  const settle = (e) => {
+    pending.delete(e);
+    e.user.pending.delete(e);
+  };
+  const scale = Math.max(1, Math.sqrt(o.drivers / DEMO_DRIVERS));
+  const reach = Math.min(1, (MATCHING_RADIUS_KM / (3 * scale)) ** 2); // share of drivers told of a request
+  const bidChance = Math.min(0.85, BIDDERS_PER_REQUEST / Math.max(1, o.drivers * reach));
+  let prunedAt = now();
+  // Judged after the event loop has read the sockets: on a busy machine a late timer would otherwise
+  // call an event missing that sits unread in a socket buffer.
+  const sweep = () => setImmediate(judge);
+  const judge = () => {
     for (const e of pending) {
       if (now() > e.deadline) {
-        pending.delete(e);
+        settle(e);
         report('missing-event', `${e.label} for ride ${e.rideId} did not reach ${e.user.role} ${e.user.id} within ${o.eventTimeoutMs} ms`);
       }
     }
+    if (now() - prunedAt < 5000) return;
+    prunedAt = now();
+    for (const u of users.values()) for (const [rideId, r] of u.inbox) if (now() - r.last > INBOX_KEEP_MS) u.inbox.delete(rideId);
   };
   const sweeper = setInterval(sweep, 250);
 
   const onMessage = (user, message, at) => {
     if (o.capture) o.capture.event(message);
     if (message.type === 'pong' || message.type === 'ride_snapshot') return;
-    user.inbox.push({ message, at });
+    const received = user.inbox.get(message.ride_id) || { messages: [], last: at };
+    received.messages.push({ message, at });
+    received.last = at;
+    user.inbox.set(message.ride_id, received);
     checkReceiver(user, message);
-    for (const e of pending) {
-      if (e.user === user && e.rideId === message.ride_id && e.match(message)) {
-        pending.delete(e);
+    for (const e of user.pending) {
+      if (e.rideId === message.ride_id && e.match(message)) {
+        settle(e);
         eventLatency.add(e.label, Math.max(0, at - e.causeAt));
       }
     }
@@ -81,6 +122,8 @@ async function runSimulation(opts) {
       if (message.type === 'ride_requested') return report('wrong-receiver', `passenger ${user.id} got ride_requested for ${message.ride_id}`);
       if (message.type === 'bid_submitted') {
         const r = rides.get(message.data.bid.ride_id);
+        // A bid can beat the booking's own response: judged once that response is in.
+        if (!r && user.booking) return user.booking.earlyBids.push(message.data.bid.ride_id);
         if (!r || r.passengerId !== user.id) report('wrong-receiver', `passenger ${user.id} got bid_submitted for another passenger's ride ${message.data.bid.ride_id}`);
         return;
       }
@@ -123,9 +166,9 @@ async function runSimulation(opts) {
     const phone = `+1999${nonce}${String(phoneSeq).padStart(4, '0')}`;
     const who = `${role} #${index}`;
     const sent = await api.call(base, 'POST', '/auth/send-otp', { body: { phone }, label: 'POST /auth/send-otp', who });
-    if (sent.status >= 300) return undefined;
+    if (!sent.ok) return undefined;
     const verified = await api.call(base, 'POST', '/auth/verify-otp', { body: { phone, otp: o.otp }, label: 'POST /auth/verify-otp', who });
-    if (verified.status >= 300) return undefined;
+    if (!verified.ok) return undefined;
     const names = role === 'driver' ? ['Dana', 'Driver'] : ['Pat', 'Passenger'];
     const registered = await api.call(base, 'POST', '/auth/register', {
       token: verified.body.access_token,
@@ -133,11 +176,11 @@ async function runSimulation(opts) {
       label: 'POST /auth/register',
       who,
     });
-    if (registered.status >= 300) return undefined;
+    if (!registered.ok) return undefined;
     const user = {
       id: registered.body.user.id, role, index, base, phone, token: registered.body.access_token,
       rng: createRng(deriveSeed(o.seed, role === 'driver' ? 10_000 + index : index)),
-      inbox: [], waiters: new Set(), beats: [], path: [], bidRides: new Set(), completed: [], walletFaresCents: [], creditedCents: 0,
+      inbox: new Map(), pending: new Set(), waiters: new Set(), beats: [], path: [], bidRides: new Set(), openBids: new Map(), completed: [], walletFaresCents: [], creditedCents: 0,
     };
     users.set(user.id, user);
     user.socket = new LiveSocket({ base, token: user.token, onMessage: (m, at) => onMessage(user, m, at), onProblem: (p) => report('websocket', `${role} ${user.id}: ${p}`) });
@@ -178,9 +221,9 @@ async function runSimulation(opts) {
 
   // ---- drivers: profile, online, heartbeats along plausible paths
   const driverUsers = (await inBatches([...Array(o.drivers).keys()], 4, (i) => signUp('driver', i))).filter(Boolean);
-  for (const d of driverUsers) {
-    d.pos = offset(CENTRE, d.rng.between(0.2, 3), d.rng.between(0, 360));
-    d.waypoint = offset(CENTRE, d.rng.between(0.5, 3), d.rng.between(0, 360));
+  await inBatches(driverUsers, 4, async (d) => {
+    d.pos = offset(CENTRE, d.rng.between(0.2, 3 * scale), d.rng.between(0, 360));
+    d.waypoint = offset(CENTRE, d.rng.between(0.5, 3 * scale), d.rng.between(0, 360));
     d.leg = null;
     d.online = false;
     await api.call(d.base, 'PUT', '/driver/profile', {
@@ -190,14 +233,14 @@ async function runSimulation(opts) {
       who: `driver ${d.id}`,
     });
     const online = await api.call(d.base, 'PUT', '/driver/status', { token: d.token, body: { is_online: true }, label: 'PUT /driver/status', who: `driver ${d.id}` });
-    d.online = online.status < 300;
+    d.online = online.ok;
     drivers.push(d);
-  }
+  });
   const beat = async (d) => {
     const t = now();
     if (d.leg) d.pos = lerp(d.leg.from, d.leg.to, (t - d.leg.startAt) / (d.leg.endAt - d.leg.startAt));
     else {
-      if (distanceKm(d.pos, d.waypoint) < 0.05) d.waypoint = offset(CENTRE, d.rng.between(0.3, 3), d.rng.between(0, 360));
+      if (distanceKm(d.pos, d.waypoint) < 0.05) d.waypoint = offset(CENTRE, d.rng.between(0.3, 3 * scale), d.rng.between(0, 360));
       d.pos = stepTowards(d.pos, d.waypoint, DRIVER_SPEED_KM_S * (o.heartbeatMs / 1000));
     }
     const pos = { ...d.pos };
@@ -210,7 +253,7 @@ async function runSimulation(opts) {
       who: `driver ${d.id}`,
     });
     d.inFlight = null;
-    if (res.status < 300) {
+    if (res.ok) {
       d.beats.push({ pos, at: res.at });
       if (d.beats.length > 3) d.beats.shift();
       d.path.push(pos);
@@ -228,16 +271,23 @@ async function runSimulation(opts) {
   // ---- drivers react to events: bid on requests, drive the rides they win
   const driverOnEvent = (d, message) => {
     const ride = message.data && message.data.ride;
-    if (message.type === 'ride_requested' && !d.currentRide && d.bidRides.size < 50) {
-      if (!d.rng.chance(0.85)) return;
+    // Any later event of a ride ends the driver's wait on its bid (won, lost, withdrawn, cancelled).
+    if (message.type !== 'ride_requested') d.openBids.delete(message.ride_id);
+    for (const [rideId, at] of d.openBids) if (now() - at > 90_000) d.openBids.delete(rideId);
+    if (message.type === 'ride_requested' && !d.currentRide && d.openBids.size < MAX_OPEN_BIDS) {
+      if (!d.rng.chance(bidChance)) return;
       const total = ride.estimate && ride.estimate.breakdown ? ride.estimate.breakdown.total : 5 + distanceKm(ride.pickup, ride.dropoff) * 1.5;
       const amount = Math.round(total * d.rng.between(0.9, 1.25) * 100) / 100;
       const eta = Math.max(1, Math.round(distanceKm(d.pos, ride.pickup) / 0.4));
       sleep(d.rng.between(300, 2000)).then(async () => {
-        if (d.currentRide || !beating) return;
+        if (d.currentRide || !beating || d.openBids.size >= MAX_OPEN_BIDS) return;
         d.bidRides.add(ride.id);
+        d.openBids.set(ride.id, now());
         const res = await api.call(d.base, 'POST', `/driver/rides/${ride.id}/bid`, { token: d.token, body: { amount, eta_minutes: eta }, label: 'POST /driver/rides/{id}/bid', expect: [409], who: `driver ${d.id}` });
-        if (res.status >= 300) return;
+        if (!res.ok) {
+          d.openBids.delete(ride.id);
+          return;
+        }
         counters.bids++;
         const r = rides.get(ride.id);
         const p = r && users.get(r.passengerId);
@@ -262,7 +312,7 @@ async function runSimulation(opts) {
         if (!r.cancelIntent) report('unexpected-status', `PUT /rides/{id}/status ${status} (driver ${d.id}) → 409 on a ride nobody cancelled`);
         return false;
       }
-      if (res.status >= 300) return false;
+      if (!res.ok) return false;
       r.status = status;
       const p = users.get(r.passengerId);
       const match = (m) => m.type === 'ride_status_changed' && m.data.ride.status === status;
@@ -292,11 +342,13 @@ async function runSimulation(opts) {
   passengers.push(...passengerUsers);
   if (drivers.length + passengers.length < o.drivers + o.passengers) notes.push(`${o.drivers + o.passengers - drivers.length - passengers.length} sign-ups failed`);
 
-  const walletUsers = passengers.filter((p) => p.rng.chance(0.5));
+  const walletUsers = passengers.filter((p) => p.rng.chance(0.5)).slice(0, MAX_CREDITED_WALLETS);
+  // Credited while the rides run: a passenger pays cash until the CLI has credited its wallet.
+  let credits = Promise.resolve();
   if (walletUsers.length && o.creditCmd) {
     const [cmd, ...cmdArgs] = o.creditCmd.split(/\s+/).filter(Boolean);
     let failures = 0;
-    await inBatches(walletUsers, 2, async (p) => {
+    credits = inBatches(walletUsers, 2, async (p) => {
       const ok = await new Promise((resolve) => {
         const child = spawn(cmd, [...cmdArgs, String(p.id), WALLET_CREDIT.toFixed(2), '--reason', 'sim'], { env: o.creditEnv || process.env, stdio: ['ignore', 'ignore', 'pipe'] });
         let err = '';
@@ -312,7 +364,7 @@ async function runSimulation(opts) {
   }
 
   const ridePayload = (p) => {
-    const pickup = offset(CENTRE, p.rng.between(0, 2.5), p.rng.between(0, 360));
+    const pickup = offset(CENTRE, p.rng.between(0, 2.5 * scale), p.rng.between(0, 360));
     const dropoff = offset(pickup, p.rng.between(1, 4), p.rng.between(0, 360));
     return {
       pickup: { address: `Pickup ${p.index}-${p.rides || 0}`, ...pickup },
@@ -345,7 +397,7 @@ async function runSimulation(opts) {
       r.cancelIntent = false;
       return false;
     }
-    if (res.status >= 300) return false;
+    if (!res.ok) return false;
     r.status = 'cancelled';
     r.outcome = 'cancelled';
     counters.cancelled++;
@@ -361,9 +413,15 @@ async function runSimulation(opts) {
     await api.call(p.base, 'POST', '/rides/estimate', { token: p.token, body: payload, label: 'POST /rides/estimate', who: `passenger ${p.id}` });
     const paymentMethod = p.creditedCents > 0 && p.rng.chance(0.6) ? 'wallet' : 'cash';
     const sentAt = now();
+    p.booking = { earlyBids: [] };
     const booked = await api.call(p.base, 'POST', '/rides/book', { token: p.token, body: { ...payload, payment_method: paymentMethod }, label: 'POST /rides/book', who: `passenger ${p.id}` });
-    if (booked.status >= 300) return sleep(2000);
-    const ride = booked.body;
+    const { earlyBids } = p.booking;
+    p.booking = null;
+    const ride = booked.ok ? booked.body : {};
+    for (const rideId of earlyBids) {
+      if (rideId !== ride.id) report('wrong-receiver', `passenger ${p.id} got bid_submitted for another passenger's ride ${rideId}`);
+    }
+    if (!booked.ok) return sleep(2000);
     const r = { id: ride.id, code: ride.ride_code, passengerId: p.id, pickup: ride.pickup, dropoff: ride.dropoff, status: 'requested', outcome: 'in_progress', paymentMethod };
     rides.set(r.id, r);
     counters.requested++;
@@ -391,21 +449,20 @@ async function runSimulation(opts) {
     let offered = 0;
     for (let round = 0; round < 2 && !accepted; round++) {
       const bids = new Map();
+      // Bids that arrived before the booking's response are in the inbox already.
+      if (round === 0) for (const { message: m } of p.inbox.get(r.id)?.messages ?? []) if (m.type === 'bid_submitted') bids.set(m.data.bid.driver.id, m.data.bid);
       const collectUntil = now() + 12_000;
-      while (now() < collectUntil) {
-        const m = await waitFor(p, (x) => x.type === 'bid_submitted' && x.data.bid.ride_id === r.id, collectUntil - now());
+      // The first bid for up to 12 s, then each next one for up to 1.5 s, three at most.
+      while (now() < collectUntil && bids.size < 3) {
+        const m = await waitFor(p, (x) => x.type === 'bid_submitted' && x.data.bid.ride_id === r.id, bids.size ? 1500 : collectUntil - now());
         if (!m) break;
         bids.set(m.data.bid.driver.id, m.data.bid);
-        if (bids.size >= 3) break;
-        const more = await waitFor(p, (x) => x.type === 'bid_submitted' && x.data.bid.ride_id === r.id, 1500);
-        if (more) bids.set(more.data.bid.driver.id, more.data.bid);
-        else break;
       }
       const ordered = [...bids.values()].sort((a, b) => a.amount - b.amount);
       offered += ordered.length;
       for (const bid of ordered) {
         const res = await api.call(p.base, 'POST', `/rides/${r.id}/bids/${bid.id}/accept`, { token: p.token, label: 'POST /rides/{id}/bids/{bid}/accept', expect: [409], who: `passenger ${p.id}` });
-        if (res.status < 300) {
+        if (res.ok) {
           accepted = { bid, at: res.at };
           break;
         }
@@ -437,8 +494,12 @@ async function runSimulation(opts) {
     else if (r.status !== 'completed') await sleep(200);
   };
 
+  const setupSeconds = (now() - t0) / 1000;
+  endAt = now() + o.minutes * 60_000;
+  // Passengers join over a ramp (up to a minute for hundreds), not all in the same three seconds.
+  const rampMs = Math.max(3000, Math.min(60_000, o.passengers * 100));
   const passengerLoops = passengers.map(async (p, i) => {
-    await sleep(p.rng.between(0, 3000));
+    await sleep(p.rng.between(0, rampMs));
     let first = true;
     while (now() < endAt) {
       const canExpire = now() + o.ttlMinutes * 60_000 + 20_000 < endAt + (o.drainMs ?? 0);
@@ -449,7 +510,7 @@ async function runSimulation(opts) {
       else if (x < 0.4) plan = 'cancel-accepted';
       first = false;
       await oneRide(p, plan);
-      await sleep(p.rng.between(1000, 4000));
+      await sleep(p.rng.between(1000, Math.max(1000, o.pauseMs)));
     }
   });
 
@@ -457,25 +518,25 @@ async function runSimulation(opts) {
   // Let the last events land before judging and counting money.
   const settleUntil = now() + o.eventTimeoutMs + 500;
   while (pending.size && now() < settleUntil) await sleep(200);
-  sweep();
+  judge();
   beating = false;
-  await Promise.all(heartbeatLoops);
+  await Promise.all([...heartbeatLoops, credits]);
 
   // ---- money
   for (const p of passengers) {
     const w = await api.call(p.base, 'GET', '/wallet', { token: p.token, label: 'GET /wallet', who: `passenger ${p.id}` });
-    if (w.status < 300) for (const v of checkPassengerWallet({ userId: p.id, balance: w.body.balance, creditedCents: p.creditedCents, walletFaresCents: p.walletFaresCents })) report('money', v);
+    if (w.ok) for (const v of checkPassengerWallet({ userId: p.id, balance: w.body.balance, creditedCents: p.creditedCents, walletFaresCents: p.walletFaresCents })) report('money', v);
   }
   for (const d of drivers) {
     const w = await api.call(d.base, 'GET', '/wallet', { token: d.token, label: 'GET /wallet', who: `driver ${d.id}` });
     const items = [];
     for (let page = 1; page < 50; page++) {
       const e = await api.call(d.base, 'GET', `/driver/earnings?page=${page}&limit=100`, { token: d.token, label: 'GET /driver/earnings', who: `driver ${d.id}` });
-      if (e.status >= 300) break;
+      if (!e.ok) break;
       items.push(...e.body.items);
       if (e.body.items.length < 100) break;
     }
-    if (w.status < 300) for (const v of checkDriverWallet({ userId: d.id, balance: w.body.balance, earningsItems: items, completedRides: d.completed })) report('money', v);
+    if (w.ok) for (const v of checkDriverWallet({ userId: d.id, balance: w.body.balance, earningsItems: items, completedRides: d.completed })) report('money', v);
   }
 
   clearInterval(sweeper);
@@ -488,6 +549,7 @@ async function runSimulation(opts) {
   const walletRides = [...rides.values()].filter((r) => r.paymentMethod === 'wallet' && r.outcome === 'completed').length;
   return {
     seconds: (now() - t0) / 1000,
+    setupSeconds,
     counters: { ...counters, inProgress: [...rides.values()].filter((r) => r.outcome === 'in_progress').length, walletRidesCompleted: walletRides, pongs: [...users.values()].reduce((s, u) => s + u.socket.pongs, 0) },
     users: { passengers: passengers.length, drivers: drivers.length, walletCredited: passengers.filter((p) => p.creditedCents > 0).length },
     endpoints: endpointLatency.summary(),

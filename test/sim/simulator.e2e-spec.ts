@@ -11,6 +11,8 @@ const { renderMap } = require('../../sim/lib/svg');
 const { createRng, deriveSeed } = require('../../sim/lib/rng');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { runSimulation } = require('../../sim/lib/run');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { ApiClient } = require('../../sim/lib/http');
 
 describe('simulator: pure parts', () => {
   it('percentile is nearest-rank', () => {
@@ -59,6 +61,17 @@ describe('simulator: pure parts', () => {
     expect(checkDriverWallet({ userId: 2, balance: 10.1, earningsItems: items, completedRides: [{ rideId: 'b', fareCents: 900, paymentMethod: 'cash' }] })).toEqual([
       expect.stringContaining('accepted bid was 9.00'),
     ]);
+  });
+
+  it('a request that got no answer is a failure (status 0, not ok) and a violation, never a success', async () => {
+    const violations: string[] = [];
+    const counters = { requests: 0, errors: 0, serverErrors: 0, rateLimited: 0 };
+    const api = new ApiClient({ latencies: new LatencyBook(), counters, report: (kind: string) => violations.push(kind) });
+    // Port 9 (discard) on loopback: nothing listens, the connection is refused.
+    const res = await api.call('http://127.0.0.1:9', 'POST', '/driver/rides/x/bid', { body: {} });
+    expect(res).toMatchObject({ status: 0, ok: false, body: undefined });
+    expect(violations).toEqual(['request-failed']);
+    expect(counters.errors).toBe(1);
   });
 
   it('the map draws one polyline per moving driver, a pickup and a drop-off per ride, a legend, escaped text', () => {
