@@ -309,7 +309,15 @@ async function runSimulation(opts) {
       r.driverSent = status;
       const res = await api.call(d.base, 'PUT', `/rides/${rideId}/status`, { token: d.token, body: { status }, label: `PUT /rides/{id}/status ${status}`, expect: [409], who: `driver ${d.id}` });
       if (res.status === 409) {
-        if (!r.cancelIntent) report('unexpected-status', `PUT /rides/{id}/status ${status} (driver ${d.id}) → 409 on a ride nobody cancelled`);
+        // A 409 breaks the contract only if the ride was in the status this step starts from: read it
+        // back instead of trusting the simulation's own bookkeeping of cancels in flight.
+        if (!r.cancelIntent) {
+          const current = await api.call(d.base, 'GET', `/rides/${rideId}`, { token: d.token, label: 'GET /rides/{id}', who: `driver ${d.id}` });
+          const stepFrom = { driver_arrived: 'accepted', started: 'driver_arrived', completed: 'started' }[status];
+          if (!current.ok || current.body.status === stepFrom) {
+            report('unexpected-status', `PUT /rides/{id}/status ${status} (driver ${d.id}) → 409 on ride ${rideId}, which is ${current.body?.status}`);
+          }
+        }
         return false;
       }
       if (!res.ok) return false;
