@@ -1,7 +1,7 @@
 import { DriversService } from '../../src/modules/drivers/drivers.service';
 import { createUser } from '../support/factories';
-import { describeWithRedis, startRedis, TestRedis } from '../support/redis';
-import { startTestApp, TestApp } from '../support/test-app';
+import { twoInstancesOverRedis } from '../support/instances';
+import { describeWithRedis } from '../support/redis';
 
 /**
  * Nearby reads the driver record (approval, category) from a per-instance cache that lives a minute
@@ -9,25 +9,13 @@ import { startTestApp, TestApp } from '../support/test-app';
  * must count at once on every other: the change is an event each instance's cache consumes.
  */
 describeWithRedis('driver record cache across instances (Redis)', () => {
-  let redis: TestRedis;
-  let first: TestApp;
-  let second: TestApp;
-  beforeAll(async () => {
-    redis = await startRedis();
-    const env = { REDIS_URL: redis.url, DRIVER_CACHE_MS: '60000' };
-    first = await startTestApp({ env });
-    second = await startTestApp({ databaseUrl: first.databaseUrl, env });
-  });
-  afterAll(async () => {
-    await second?.close();
-    await first?.close();
-    await redis?.stop();
-  });
+  const apps = twoInstancesOverRedis({ DRIVER_CACHE_MS: '60000' });
 
   /** The event's trip through Redis pub/sub (about a millisecond), far below the cache's minute. */
   const crossRedis = () => new Promise((resolve) => setTimeout(resolve, 100));
 
   it('a suspension and a re-approval on one instance decide nearby on the other as soon as the event arrives', async () => {
+    const { first, second } = apps();
     const driver = await createUser(first, { role: 'driver' });
     const nearbyOnSecond = () =>
       second.request({ method: 'GET', url: '/api/v1/driver/rides/nearby?latitude=52.52&longitude=13.40', token: driver.accessToken });

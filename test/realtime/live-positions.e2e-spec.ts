@@ -1,6 +1,7 @@
 import { bookRide, PICKUP } from '../rides/ride-helpers';
 import { createUser, TestUser } from '../support/factories';
-import { describeWithRedis, startRedis, TestRedis } from '../support/redis';
+import { twoInstancesOverRedis } from '../support/instances';
+import { describeWithRedis } from '../support/redis';
 import { startTestApp, TestApp } from '../support/test-app';
 import { expectNothingMore, LiveClient, sleep } from './live-client';
 
@@ -87,20 +88,10 @@ describe('matching from the in-memory live position store (one instance, no Redi
 });
 
 describeWithRedis('matching from the Redis live position store (two instances)', () => {
-  let redis: TestRedis;
+  const apps = twoInstancesOverRedis(ENV);
   let a: TestApp;
   let b: TestApp;
-  beforeAll(async () => {
-    redis = await startRedis();
-    const env = { ...ENV, REDIS_URL: redis.url };
-    a = await startTestApp({ env });
-    b = await startTestApp({ databaseUrl: a.databaseUrl, env });
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-    await redis?.stop();
-  });
+  beforeAll(() => ({ first: a, second: b } = apps()));
 
   // Heartbeat on A, booking on B; the driver is connected to B in one round and to A in the other.
   matchingCases(() => ({ heartbeatOn: a, bookOn: b, connectTo: [b, a] }));

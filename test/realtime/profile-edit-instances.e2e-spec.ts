@@ -1,6 +1,6 @@
 import { acceptedRide } from '../rides/ride-helpers';
-import { describeWithRedis, startRedis, TestRedis } from '../support/redis';
-import { startTestApp, TestApp } from '../support/test-app';
+import { twoInstancesOverRedis } from '../support/instances';
+import { describeWithRedis } from '../support/redis';
 
 /**
  * Ride details are cached per instance (RIDE_CACHE_MS). A profile edit made through one instance
@@ -8,22 +8,10 @@ import { startTestApp, TestApp } from '../support/test-app';
  * instance's cache consumes, not a call that clears only the local cache.
  */
 describeWithRedis('profile edits across instances (Redis)', () => {
-  let redis: TestRedis;
-  let first: TestApp;
-  let second: TestApp;
-  beforeAll(async () => {
-    redis = await startRedis();
-    const env = { REDIS_URL: redis.url, RIDE_CACHE_MS: '60000' };
-    first = await startTestApp({ env });
-    second = await startTestApp({ databaseUrl: first.databaseUrl, env });
-  });
-  afterAll(async () => {
-    await second?.close();
-    await first?.close();
-    await redis?.stop();
-  });
+  const apps = twoInstancesOverRedis({ RIDE_CACHE_MS: '60000' });
 
   it("the passenger's name and the driver's vehicle edited on one instance show at once on the other", async () => {
+    const { first, second } = apps();
     const { passenger, driver, rideId } = await acceptedRide(first);
     const details = async () => (await first.request({ method: 'GET', url: `/api/v1/rides/${rideId}`, token: passenger.accessToken })).json();
     expect((await details()).passenger.first_name).toBe('Paula'); // now cached on the first instance for 60 s

@@ -1,7 +1,8 @@
 import { haversineKm } from '../../src/common/geo';
 import { RideExpiryJob } from '../../src/modules/rides/ride-expiry.job';
 import { createUser, TestUser } from '../support/factories';
-import { describeWithRedis, startRedis, TestRedis } from '../support/redis';
+import { twoInstancesOverRedis } from '../support/instances';
+import { describeWithRedis } from '../support/redis';
 import { startTestApp, TestApp } from '../support/test-app';
 import { accept, acceptedRide, bookRide, cancel, Json, onlineDriver, placeBid, setStatus } from './ride-helpers';
 
@@ -273,20 +274,10 @@ describe('nearby (no cache: every change shows at once)', () => {
 });
 
 describeWithRedis('ride caches across two instances (Redis events)', () => {
-  let redis: TestRedis;
+  const apps = twoInstancesOverRedis(CACHED);
   let a: TestApp;
   let b: TestApp;
-  beforeAll(async () => {
-    redis = await startRedis();
-    const env = { ...CACHED, REDIS_URL: redis.url };
-    a = await startTestApp({ env });
-    b = await startTestApp({ databaseUrl: a.databaseUrl, env });
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-    await redis?.stop();
-  });
+  beforeAll(() => ({ first: a, second: b } = apps()));
 
   const statusOn = async (t: TestApp, user: TestUser, rideId: string) => (await rideAs(t, user, rideId)).status as string;
 
