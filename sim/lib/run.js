@@ -48,7 +48,7 @@ async function runSimulation(opts) {
   // of users the set-up alone can take minutes.
   let endAt = Infinity;
   const nonce = String((Math.floor(Date.now() / 1000) + process.pid) % 10000).padStart(4, '0');
-  const counters = { requests: 0, errors: 0, serverErrors: 0, rateLimited: 0, bids: 0, requested: 0, accepted: 0, completed: 0, cancelled: 0, expired: 0 };
+  const counters = { requests: 0, errors: 0, serverErrors: 0, rateLimited: 0, bids: 0, requested: 0, accepted: 0, completed: 0, cancelled: 0, expired: 0, excused: 0 };
   const endpointLatency = new LatencyBook();
   const eventLatency = new LatencyBook();
   const violations = [];
@@ -64,11 +64,12 @@ async function runSimulation(opts) {
   const pending = new Set();
 
   // ---- expectations: an event that must reach a user within eventTimeoutMs of the REST response
-  const expectEvent = (user, label, rideId, match, causeAt) => {
+  // `excused(e)`, asked at the deadline, may clear a miss the simulation itself cannot rule out.
+  const expectEvent = (user, label, rideId, match, causeAt, excused) => {
     const received = user.inbox.get(rideId);
     const found = received && received.messages.find((m) => match(m.message));
     if (found) return eventLatency.add(label, Math.max(0, found.at - causeAt));
-    const e = { user, label, rideId, match, causeAt, deadline: causeAt + o.eventTimeoutMs };
+    const e = { user, label, rideId, match, causeAt, deadline: causeAt + o.eventTimeoutMs, excused };
     pending.add(e);
     user.pending.add(e);
   };
@@ -87,6 +88,10 @@ async function runSimulation(opts) {
     for (const e of pending) {
       if (now() > e.deadline) {
         settle(e);
+        if (e.excused && e.excused(e)) {
+          counters.excused++;
+          continue;
+        }
         report('missing-event', `${e.label} for ride ${e.rideId} did not reach ${e.user.role} ${e.user.id} within ${o.eventTimeoutMs} ms`);
       }
     }
@@ -180,7 +185,7 @@ async function runSimulation(opts) {
     const user = {
       id: registered.body.user.id, role, index, base, phone, token: registered.body.access_token,
       rng: createRng(deriveSeed(o.seed, role === 'driver' ? 10_000 + index : index)),
-      inbox: new Map(), pending: new Set(), waiters: new Set(), beats: [], path: [], bidRides: new Set(), openBids: new Map(), completed: [], walletFaresCents: [], creditedCents: 0,
+      inbox: new Map(), pending: new Set(), waiters: new Set(), beats: [], sent: [], path: [], bidRides: new Set(), openBids: new Map(), completed: [], walletFaresCents: [], creditedCents: 0,
     };
     users.set(user.id, user);
     user.socket = new LiveSocket({ base, token: user.token, onMessage: (m, at) => onMessage(user, m, at), onProblem: (p) => report('websocket', `${role} ${user.id}: ${p}`) });
@@ -246,6 +251,8 @@ async function runSimulation(opts) {
     const pos = { ...d.pos };
     const last = d.path[d.path.length - 1];
     d.inFlight = pos;
+    d.sent.push({ pos, sentAt: t });
+    if (d.sent.length > 10) d.sent.shift();
     const res = await api.call(d.base, 'PUT', '/driver/location', {
       token: d.token,
       body: { latitude: pos.latitude, longitude: pos.longitude, heading: last ? Math.round(bearing(last, pos)) : 0, speed: last ? Math.min(33, Math.round((distanceKm(last, pos) * 1000 * 10) / (o.heartbeatMs / 1000)) / 10) : 0, accuracy: 5 },
@@ -392,7 +399,10 @@ async function runSimulation(opts) {
       if (age < 0 || age > 30_000) continue;
       const positions = [last.pos, ...(d.inFlight ? [d.inFlight] : [])];
       if (positions.every((pos) => distanceKm(pos, ride.pickup) < EXPECTED_RADIUS_KM)) {
-        expectEvent(d, 'ride_requested', ride.id, (m) => m.type === 'ride_requested', causeAt);
+        // The service matches after its response, on the position it has then: a heartbeat sent
+        // after the booking may already place the driver (fast on a leg to a pickup) out of reach.
+        const movedAway = (e) => d.sent.some((b) => b.sentAt > sentAt && b.sentAt <= e.deadline && distanceKm(b.pos, ride.pickup) >= EXPECTED_RADIUS_KM);
+        expectEvent(d, 'ride_requested', ride.id, (m) => m.type === 'ride_requested', causeAt, movedAway);
       }
     }
   };
@@ -554,6 +564,7 @@ async function runSimulation(opts) {
   }
   for (const u of users.values()) u.socket.close();
 
+  if (counters.excused) notes.push(`${counters.excused} ride_requested not expected after all: the driver's next heartbeat put it out of reach before the service matched`);
   const walletRides = [...rides.values()].filter((r) => r.paymentMethod === 'wallet' && r.outcome === 'completed').length;
   return {
     seconds: (now() - t0) / 1000,
