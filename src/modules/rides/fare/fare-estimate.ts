@@ -1,4 +1,4 @@
-import { toMajor } from '../../../common/money';
+import { compileJsonShape, ObjectSpec } from '../../../common/database/json-shape';
 
 export type RideType = 'one_way' | 'round_trip' | 'per_hour' | 'delivery';
 export const RIDE_TYPES: readonly RideType[] = ['one_way', 'round_trip', 'per_hour', 'delivery'];
@@ -50,25 +50,40 @@ export type EstimateView = {
   promo: { code: string; applied: boolean; reason: string | null; discount: number } | null;
 };
 
-export function estimateToJson(e: FareEstimate, currency: string): EstimateView {
-  return {
-    vehicle_category_id: e.vehicleCategoryId,
-    ride_type: e.rideType,
-    distance_km: e.distanceKm,
-    duration_minutes: e.durationMinutes,
-    currency,
+/** EstimateView over a row holding the stored estimate (jsonb) and the currency; rides embed it too. */
+export const ESTIMATE_SHAPE: ObjectSpec<EstimateView, { estimate: FareEstimate; currency: string }> = {
+  fields: {
+    vehicle_category_id: { from: ['estimate', 'vehicleCategoryId'] },
+    ride_type: { from: ['estimate', 'rideType'] },
+    distance_km: { from: ['estimate', 'distanceKm'] },
+    duration_minutes: { from: ['estimate', 'durationMinutes'] },
+    currency: { from: ['currency'], as: 'trim' },
     breakdown: {
-      base: toMajor(e.baseMinor),
-      distance: toMajor(e.distanceMinor),
-      time: toMajor(e.timeMinor),
-      subtotal: toMajor(e.subtotalMinor),
-      minimum_fare: toMajor(e.minimumFareMinor),
-      minimum_fare_applied: e.minimumFareApplied,
-      discount: toMajor(e.discountMinor),
-      total: toMajor(e.totalMinor),
+      fields: {
+        base: { from: ['estimate', 'baseMinor'], as: 'major' },
+        distance: { from: ['estimate', 'distanceMinor'], as: 'major' },
+        time: { from: ['estimate', 'timeMinor'], as: 'major' },
+        subtotal: { from: ['estimate', 'subtotalMinor'], as: 'major' },
+        minimum_fare: { from: ['estimate', 'minimumFareMinor'], as: 'major' },
+        minimum_fare_applied: { from: ['estimate', 'minimumFareApplied'] },
+        discount: { from: ['estimate', 'discountMinor'], as: 'major' },
+        total: { from: ['estimate', 'totalMinor'], as: 'major' },
+      },
     },
-    promo: e.promo
-      ? { code: e.promo.code, applied: e.promo.applied, reason: e.promo.reason, discount: toMajor(e.promo.discountMinor) }
-      : null,
-  };
+    promo: {
+      nullIf: [['estimate', 'promo']],
+      fields: {
+        code: { from: ['estimate', 'promo', 'code'] },
+        applied: { from: ['estimate', 'promo', 'applied'] },
+        reason: { from: ['estimate', 'promo', 'reason'] },
+        discount: { from: ['estimate', 'promo', 'discountMinor'], as: 'major' },
+      },
+    },
+  },
+};
+
+const estimateJson = compileJsonShape(ESTIMATE_SHAPE);
+
+export function estimateToJson(estimate: FareEstimate, currency: string): EstimateView {
+  return estimateJson({ estimate, currency });
 }

@@ -4,7 +4,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { sqlHaversineKm } from '../../../common/geo';
-import { RIDE_VIEW_COLUMNS, RIDE_VIEW_FROM, rideJsonSql, RideViewRow } from '../views/ride-view';
+import { jsonShapeSql, ObjectSpec } from '../../../common/database/json-shape';
+import { RIDE_SHAPE, RIDE_VIEW_COLUMNS, RIDE_VIEW_FROM, RideView, RideViewRow } from '../views/ride-view';
 
 const LIVE = sqlStatusList(LIVE_STATUSES);
 const ASSIGNED = sqlStatusList(ASSIGNED_STATUSES);
@@ -205,15 +206,19 @@ export function nearbySql(q: NearbyQuery): { sql: string; params: unknown[]; nam
   return { sql, params, name: `rides_nearby_${q.vehicleCategoryId === null ? 'any' : 'category'}_${Math.trunc(q.limit)}` };
 }
 
+/** A nearby ride: the ride as every endpoint returns it, and how far its pickup is, in km to 2 decimals. */
+const NEARBY_RIDE_SHAPE: ObjectSpec<RideView & { distance_km: number }, RideViewRow & { distance_km: number }> = {
+  fields: { ...RIDE_SHAPE.fields, distance_km: { from: ['distance_km'], as: 'hundredths' } },
+};
+const NEARBY_RIDE_JSON = jsonShapeSql(NEARBY_RIDE_SHAPE, 'near');
+
 /**
- * nearbySql's page as one JSON text (rideToJson's shape, see rideJsonSql, plus distance_km rounded
- * as Math.round(km * 100) / 100 rounds a positive number), '[]' when empty. Returned as text: the
- * json type would be parsed by the driver only to be serialised again.
+ * nearbySql's page as one JSON text built by the database from the ride's shape, '[]' when empty.
+ * Returned as text: the json type would be parsed by the driver only to be serialised again.
  */
 export function nearbyJsonSql(q: NearbyQuery): { sql: string; params: unknown[]; name: string } {
   const rows = nearbySql(q);
-  const distance = `'distance_km', floor(near.distance_km * 100 + 0.5) / 100`;
-  const sql = `SELECT COALESCE(json_agg(${rideJsonSql('near', distance)} ORDER BY near.chord, near.id), '[]')::text AS body
+  const sql = `SELECT COALESCE(json_agg(${NEARBY_RIDE_JSON} ORDER BY near.chord, near.id), '[]')::text AS body
     FROM (${rows.sql}) AS near`;
   return { sql, params: rows.params, name: `${rows.name}_json` };
 }

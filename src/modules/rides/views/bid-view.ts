@@ -1,6 +1,6 @@
-import { toMajor } from '../../../common/money';
+import { compileJsonShape, ObjectSpec } from '../../../common/database/json-shape';
 import { sqlHaversineKm } from '../../../common/geo';
-import { DriverPublicView, driverPublicJson, iso } from './ride-view';
+import { DriverPublicView, driverPublicShape } from './ride-view';
 
 /**
  * A bid with its driver's public profile, vehicle, rating and distance to the pickup (from the
@@ -62,17 +62,31 @@ export type BidView = {
   updated_at: string;
 };
 
-export function bidToJson(row: BidViewRow): BidView {
-  return {
-    id: row.id,
-    ride_id: row.ride_id,
-    driver: driverPublicJson({ ...row, id: row.driver_id }),
-    amount: toMajor(row.amount_minor),
-    currency: row.currency.trim(),
-    eta_minutes: row.eta_minutes,
-    distance_km: row.distance_km === null ? null : Math.round(Number(row.distance_km) * 100) / 100,
-    status: row.status,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
-  };
-}
+const BID_SHAPE: ObjectSpec<BidView, BidViewRow> = {
+  fields: {
+    id: { from: ['id'] },
+    ride_id: { from: ['ride_id'] },
+    driver: driverPublicShape<BidViewRow>({
+      id: 'driver_id',
+      first_name: 'first_name',
+      last_name: 'last_name',
+      picture: 'picture',
+      rating: 'rating',
+      category: 'category',
+      make: 'make',
+      model: 'model',
+      plate: 'plate',
+      color: 'color',
+      year: 'year',
+    }),
+    amount: { from: ['amount_minor'], as: 'major' },
+    currency: { from: ['currency'], as: 'trim' },
+    eta_minutes: { from: ['eta_minutes'] },
+    distance_km: { from: ['distance_km'], as: 'hundredths' },
+    status: { from: ['status'] },
+    created_at: { from: ['created_at'], as: 'iso' },
+    updated_at: { from: ['updated_at'], as: 'iso' },
+  },
+};
+
+export const bidToJson = compileJsonShape(BID_SHAPE);

@@ -1,5 +1,5 @@
-import { toMajor } from '../../../common/money';
-import { EstimateView, estimateToJson, FareEstimate, RideType } from '../fare/fare-estimate';
+import { compileJsonShape, ObjectSpec } from '../../../common/database/json-shape';
+import { ESTIMATE_SHAPE, EstimateView, FareEstimate, RideType } from '../fare/fare-estimate';
 import type { RideStatus } from '../ride-status';
 
 /**
@@ -136,148 +136,99 @@ export function iso(value: Date | string | null | undefined): string | null {
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
 
-/** The driver's public profile: what a passenger needs to recognise the car. */
-export function driverPublicJson(row: {
-  id: number;
-  first_name: string | null;
-  last_name: string | null;
-  picture: string | null;
-  rating: number | null;
-  category: number | null;
-  make: string | null;
-  model: string | null;
-  plate: string | null;
-  color: string | null;
-  year: number | null;
-}): DriverPublicView {
+/** The driver's public profile (what a passenger needs to recognise the car), over the given columns. */
+export function driverPublicShape<Row>(c: {
+  id: keyof Row & string;
+  first_name: keyof Row & string;
+  last_name: keyof Row & string;
+  picture: keyof Row & string;
+  rating: keyof Row & string;
+  category: keyof Row & string;
+  make: keyof Row & string;
+  model: keyof Row & string;
+  plate: keyof Row & string;
+  color: keyof Row & string;
+  year: keyof Row & string;
+}): ObjectSpec<DriverPublicView, Row> {
   return {
-    id: row.id,
-    first_name: row.first_name,
-    last_name: row.last_name,
-    profile_picture: row.picture,
-    rating: row.rating === null ? null : Number(row.rating),
-    vehicle: {
-      category_id: row.category,
-      make: row.make,
-      model: row.model,
-      plate: row.plate,
-      color: row.color,
-      year: row.year,
+    nullIf: [[c.id]],
+    fields: {
+      id: { from: [c.id] },
+      first_name: { from: [c.first_name] },
+      last_name: { from: [c.last_name] },
+      profile_picture: { from: [c.picture] },
+      rating: { from: [c.rating], as: 'number' },
+      vehicle: {
+        fields: {
+          category_id: { from: [c.category] },
+          make: { from: [c.make] },
+          model: { from: [c.model] },
+          plate: { from: [c.plate] },
+          color: { from: [c.color] },
+          year: { from: [c.year] },
+        },
+      },
     },
   };
 }
 
-/** The Ride object of CONTRACT.md 4a. It never depends on who reads it (events carry it as-is). */
-export function rideToJson(row: RideViewRow): RideView {
-  const currency = row.currency.trim();
-  return {
-    id: row.id,
-    ride_code: row.ride_code,
-    status: row.status,
-    ride_type: row.ride_type,
-    pickup: { address: row.pickup_address, latitude: row.pickup_latitude, longitude: row.pickup_longitude },
-    dropoff: { address: row.dropoff_address, latitude: row.dropoff_latitude, longitude: row.dropoff_longitude },
-    return_location:
-      row.return_latitude === null || row.return_longitude === null
-        ? null
-        : { address: row.return_address, latitude: row.return_latitude, longitude: row.return_longitude },
-    vehicle_category_id: row.vehicle_category_id,
-    passenger_count: row.passenger_count,
-    children: row.children,
-    payment_method: row.payment_method,
-    duration_minutes: row.duration_minutes,
-    end_scheduled_at: iso(row.end_scheduled_at),
-    return_scheduled_at: iso(row.return_scheduled_at),
-    promo_code: row.promo_code,
-    estimate: estimateToJson(row.estimate, currency),
-    fare: row.fare_minor === null ? null : toMajor(row.fare_minor),
-    currency,
-    passenger:
-      row.passenger_id === null
-        ? null
-        : { id: row.passenger_id, first_name: row.p_first_name, last_name: row.p_last_name, profile_picture: row.p_picture },
-    driver:
-      row.driver_id === null
-        ? null
-        : driverPublicJson({
-            id: row.driver_id,
-            first_name: row.d_first_name,
-            last_name: row.d_last_name,
-            picture: row.d_picture,
-            rating: row.d_rating,
-            category: row.d_category,
-            make: row.d_make,
-            model: row.d_model,
-            plate: row.d_plate,
-            color: row.d_color,
-            year: row.d_year,
-          }),
-    accepted_bid_id: row.accepted_bid_id,
-    cancelled_by: row.cancelled_by,
-    cancel_reason: row.cancel_reason,
-    expires_at: iso(row.expires_at),
-    accepted_at: iso(row.accepted_at),
-    arrived_at: iso(row.arrived_at),
-    started_at: iso(row.started_at),
-    completed_at: iso(row.completed_at),
-    cancelled_at: iso(row.cancelled_at),
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
-  };
-}
-
-/** An ISO-8601 UTC timestamp with milliseconds, as Date#toISOString writes it (null stays null). */
-function sqlIso(column: string): string {
-  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-}
-
-/** toMajor in SQL: integer minor units (a column or a jsonb number) to a float8 in major units. */
-function sqlMajor(minor: string): string {
-  return `(${minor})::float8 / 100`;
-}
-
 /**
- * rideToJson written in SQL, over the columns of RIDE_VIEW_COLUMNS selected under `alias`: for the
- * pages of many rides (nearby) the database builds the JSON text and the service sends it as it is,
- * instead of parsing 50 rows × 50 columns into objects and serialising them again. Keep the two in
- * step: a test compares them field by field on rides of every shape. `extraFields`: more
- * `'key', expression` pairs appended to the object (nearby's distance_km).
+ * The Ride object of CONTRACT.md 4a over RIDE_VIEW_COLUMNS, stated once: rideToJson and rideJsonSql
+ * are both compiled from it. It never depends on who reads it (events carry it as-is).
  */
-export function rideJsonSql(alias: string, extraFields = ''): string {
-  const c = (column: string) => `${alias}.${column}`;
-  const estimate = (key: string) => `${c('estimate')} -> '${key}'`;
-  const promo = (key: string) => `${c('estimate')} -> 'promo' -> '${key}'`;
-  const currency = `btrim(${c('currency')})`;
-  return `json_build_object(
-    'id', ${c('id')}, 'ride_code', ${c('ride_code')}, 'status', ${c('status')}, 'ride_type', ${c('ride_type')},
-    'pickup', json_build_object('address', ${c('pickup_address')}, 'latitude', ${c('pickup_latitude')}, 'longitude', ${c('pickup_longitude')}),
-    'dropoff', json_build_object('address', ${c('dropoff_address')}, 'latitude', ${c('dropoff_latitude')}, 'longitude', ${c('dropoff_longitude')}),
-    'return_location', CASE WHEN ${c('return_latitude')} IS NULL THEN NULL
-      ELSE json_build_object('address', ${c('return_address')}, 'latitude', ${c('return_latitude')}, 'longitude', ${c('return_longitude')}) END,
-    'vehicle_category_id', ${c('vehicle_category_id')}, 'passenger_count', ${c('passenger_count')}, 'children', ${c('children')},
-    'payment_method', ${c('payment_method')}, 'duration_minutes', ${c('duration_minutes')},
-    'end_scheduled_at', ${sqlIso(c('end_scheduled_at'))}, 'return_scheduled_at', ${sqlIso(c('return_scheduled_at'))},
-    'promo_code', ${c('promo_code')},
-    'estimate', json_build_object(
-      'vehicle_category_id', ${estimate('vehicleCategoryId')}, 'ride_type', ${estimate('rideType')},
-      'distance_km', ${estimate('distanceKm')}, 'duration_minutes', ${estimate('durationMinutes')}, 'currency', ${currency},
-      'breakdown', json_build_object(
-        'base', ${sqlMajor(`${estimate('baseMinor')}`)}, 'distance', ${sqlMajor(`${estimate('distanceMinor')}`)},
-        'time', ${sqlMajor(`${estimate('timeMinor')}`)}, 'subtotal', ${sqlMajor(`${estimate('subtotalMinor')}`)},
-        'minimum_fare', ${sqlMajor(`${estimate('minimumFareMinor')}`)}, 'minimum_fare_applied', ${estimate('minimumFareApplied')},
-        'discount', ${sqlMajor(`${estimate('discountMinor')}`)}, 'total', ${sqlMajor(`${estimate('totalMinor')}`)}),
-      'promo', CASE WHEN jsonb_typeof(${estimate('promo')}) = 'object' THEN json_build_object(
-        'code', ${promo('code')}, 'applied', ${promo('applied')}, 'reason', ${promo('reason')}, 'discount', ${sqlMajor(promo('discountMinor'))}) END),
-    'fare', ${sqlMajor(c('fare_minor'))}, 'currency', ${currency},
-    'passenger', CASE WHEN ${c('passenger_id')} IS NULL THEN NULL ELSE json_build_object(
-      'id', ${c('passenger_id')}, 'first_name', ${c('p_first_name')}, 'last_name', ${c('p_last_name')}, 'profile_picture', ${c('p_picture')}) END,
-    'driver', CASE WHEN ${c('driver_id')} IS NULL THEN NULL ELSE json_build_object(
-      'id', ${c('driver_id')}, 'first_name', ${c('d_first_name')}, 'last_name', ${c('d_last_name')}, 'profile_picture', ${c('d_picture')},
-      'rating', ${c('d_rating')}::float8,
-      'vehicle', json_build_object('category_id', ${c('d_category')}, 'make', ${c('d_make')}, 'model', ${c('d_model')},
-        'plate', ${c('d_plate')}, 'color', ${c('d_color')}, 'year', ${c('d_year')})) END,
-    'accepted_bid_id', ${c('accepted_bid_id')}, 'cancelled_by', ${c('cancelled_by')}, 'cancel_reason', ${c('cancel_reason')},
-    'expires_at', ${sqlIso(c('expires_at'))}, 'accepted_at', ${sqlIso(c('accepted_at'))}, 'arrived_at', ${sqlIso(c('arrived_at'))},
-    'started_at', ${sqlIso(c('started_at'))}, 'completed_at', ${sqlIso(c('completed_at'))}, 'cancelled_at', ${sqlIso(c('cancelled_at'))},
-    'created_at', ${sqlIso(c('created_at'))}, 'updated_at', ${sqlIso(c('updated_at'))}${extraFields ? `, ${extraFields}` : ''})`;
-}
+export const RIDE_SHAPE: ObjectSpec<RideView, RideViewRow> = {
+  fields: {
+    id: { from: ['id'] },
+    ride_code: { from: ['ride_code'] },
+    status: { from: ['status'] },
+    ride_type: { from: ['ride_type'] },
+    pickup: { fields: { address: { from: ['pickup_address'] }, latitude: { from: ['pickup_latitude'] }, longitude: { from: ['pickup_longitude'] } } },
+    dropoff: { fields: { address: { from: ['dropoff_address'] }, latitude: { from: ['dropoff_latitude'] }, longitude: { from: ['dropoff_longitude'] } } },
+    return_location: {
+      nullIf: [['return_latitude'], ['return_longitude']],
+      fields: { address: { from: ['return_address'] }, latitude: { from: ['return_latitude'] }, longitude: { from: ['return_longitude'] } },
+    },
+    vehicle_category_id: { from: ['vehicle_category_id'] },
+    passenger_count: { from: ['passenger_count'] },
+    children: { from: ['children'] },
+    payment_method: { from: ['payment_method'] },
+    duration_minutes: { from: ['duration_minutes'] },
+    end_scheduled_at: { from: ['end_scheduled_at'], as: 'iso' },
+    return_scheduled_at: { from: ['return_scheduled_at'], as: 'iso' },
+    promo_code: { from: ['promo_code'] },
+    estimate: ESTIMATE_SHAPE,
+    fare: { from: ['fare_minor'], as: 'major' },
+    currency: { from: ['currency'], as: 'trim' },
+    passenger: {
+      nullIf: [['passenger_id']],
+      fields: { id: { from: ['passenger_id'] }, first_name: { from: ['p_first_name'] }, last_name: { from: ['p_last_name'] }, profile_picture: { from: ['p_picture'] } },
+    },
+    driver: driverPublicShape<RideViewRow>({
+      id: 'driver_id',
+      first_name: 'd_first_name',
+      last_name: 'd_last_name',
+      picture: 'd_picture',
+      rating: 'd_rating',
+      category: 'd_category',
+      make: 'd_make',
+      model: 'd_model',
+      plate: 'd_plate',
+      color: 'd_color',
+      year: 'd_year',
+    }),
+    accepted_bid_id: { from: ['accepted_bid_id'] },
+    cancelled_by: { from: ['cancelled_by'] },
+    cancel_reason: { from: ['cancel_reason'] },
+    expires_at: { from: ['expires_at'], as: 'iso' },
+    accepted_at: { from: ['accepted_at'], as: 'iso' },
+    arrived_at: { from: ['arrived_at'], as: 'iso' },
+    started_at: { from: ['started_at'], as: 'iso' },
+    completed_at: { from: ['completed_at'], as: 'iso' },
+    cancelled_at: { from: ['cancelled_at'], as: 'iso' },
+    created_at: { from: ['created_at'], as: 'iso' },
+    updated_at: { from: ['updated_at'], as: 'iso' },
+  },
+};
+
+export const rideToJson = compileJsonShape(RIDE_SHAPE);
+

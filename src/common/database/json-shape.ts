@@ -1,0 +1,156 @@
+/**
+ * One declaration of how a response object is built from a SELECT's row, compiled twice at start-up:
+ * into a JavaScript function (rows the service already holds) and into a PostgreSQL expression (pages
+ * the database serialises itself, so the service forwards the text without parsing it). The two
+ * cannot drift apart, because neither is written by hand.
+ */
+
+/**
+ * How a leaf value is written: as read, as an ISO-8601 UTC time, integer minor units as major units,
+ * a number, a number rounded to hundredths, trimmed text.
+ */
+export type Conversion = 'iso' | 'major' | 'number' | 'hundredths' | 'trim';
+
+/** A column, or a key path inside a jsonb column: `['estimate', 'promo', 'code']`. */
+export type Path<Row> = readonly [keyof Row & string, ...string[]];
+
+export interface LeafSpec<Row> {
+  from: Path<Row>;
+  as?: Conversion;
+}
+
+export interface ObjectSpec<T, Row> {
+  fields: FieldsSpec<T, Row>;
+  /** The object is null when any of these values is null (or missing). */
+  nullIf?: ReadonlyArray<Path<Row>>;
+}
+
+/** Every key of T, no more: an object-valued key needs an object spec, anything else a leaf. */
+export type FieldsSpec<T, Row> = { [K in keyof T]-?: FieldSpec<T[K], Row> };
+
+type FieldSpec<V, Row> = unknown extends V
+  ? LeafSpec<Row>
+  : NonNullable<V> extends readonly unknown[]
+    ? LeafSpec<Row>
+    : NonNullable<V> extends object
+      ? ObjectSpec<NonNullable<V>, Row>
+      : LeafSpec<Row>;
+
+type Spec<Row> = LeafSpec<Row> | ObjectSpec<unknown, Row>;
+type Reader = (row: Record<string, unknown>) => unknown;
+
+const SAFE_NAME = /^[a-z_][a-z0-9_]*$/i;
+/** json_build_object takes at most 100 arguments (PostgreSQL's FUNC_MAX_ARGS). */
+const MAX_SQL_KEYS = 50;
+
+function isObject<Row>(spec: Spec<Row>): spec is ObjectSpec<unknown, Row> {
+  return 'fields' in spec;
+}
+
+function entries<Row>(spec: ObjectSpec<unknown, Row>): Array<[string, Spec<Row>]> {
+  return Object.entries(spec.fields as Record<string, Spec<Row>>);
+}
+
+function checkedPath(path: readonly string[]): readonly string[] {
+  for (const name of path) if (!SAFE_NAME.test(name)) throw new Error(`json-shape: unsafe name ${JSON.stringify(name)}`);
+  return path;
+}
+
+function readPath(path: readonly string[]): Reader {
+  const [column, ...keys] = checkedPath(path);
+  if (keys.length === 0) return (row) => row[column];
+  return (row) => {
+    let value: unknown = row[column];
+    for (const key of keys) value = value === null || value === undefined ? undefined : (value as Record<string, unknown>)[key];
+    return value === undefined ? null : value;
+  };
+}
+
+const JS_CONVERSIONS: Record<Conversion, (value: unknown) => unknown> = {
+  iso: (v) => (v instanceof Date ? v : new Date(v as string)).toISOString(),
+  // Integer minor units: the rounding only guards against a stray fraction, as toMajor does.
+  major: (v) => Math.round(Number(v)) / 100,
+  number: (v) => Number(v),
+  hundredths: (v) => Math.round(Number(v) * 100) / 100,
+  trim: (v) => String(v).trim(),
+};
+
+/** The JavaScript side: `(row) => object`, with the fields in declaration order. */
+export function compileJsonShape<T, Row>(spec: ObjectSpec<T, Row>): (row: Row) => T {
+  return compileJs(spec as Spec<Row>) as (row: Row) => T;
+}
+
+function compileJs<Row>(spec: Spec<Row>): Reader {
+  if (!isObject(spec)) {
+    const read = readPath(spec.from);
+    if (!spec.as) return read;
+    const convert = JS_CONVERSIONS[spec.as];
+    return (row) => {
+      const value = read(row);
+      return value === null || value === undefined ? null : convert(value);
+    };
+  }
+  const fields = entries(spec).map(([key, field]) => [key, compileJs(field)] as const);
+  const nullTests = (spec.nullIf ?? []).map(readPath);
+  return (row) => {
+    for (const test of nullTests) {
+      const value = test(row);
+      if (value === null || value === undefined) return null;
+    }
+    const out: Record<string, unknown> = {};
+    for (const [key, read] of fields) out[key] = read(row);
+    return out;
+  };
+}
+
+function sqlPath(alias: string, path: readonly string[], asText: boolean): string {
+  const [column, ...keys] = checkedPath(path);
+  if (keys.length === 0) return `${alias}.${column}`;
+  return `(${alias}.${column} ${asText ? '#>>' : '#>'} '{${keys.join(',')}}')`;
+}
+
+function sqlLeaf<Row>(alias: string, spec: LeafSpec<Row>): string {
+  const inJson = spec.from.length > 1;
+  const value = sqlPath(alias, spec.from, inJson && spec.as !== undefined);
+  switch (spec.as) {
+    case undefined:
+      return value;
+    // Date#toISOString: UTC, milliseconds truncated.
+    case 'iso':
+      return `to_char(${inJson ? `${value}::timestamptz` : value} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+    // Math.round(x) is floor(x + 0.5); PostgreSQL's round() differs on halves.
+    case 'major':
+      return `(floor(${value}::float8 + 0.5) / 100)`;
+    case 'number':
+      return `${value}::float8`;
+    case 'hundredths':
+      return `(floor(${value}::float8 * 100 + 0.5) / 100)`;
+    case 'trim':
+      return `btrim(${value}::text)`;
+  }
+}
+
+function sqlIsNull(alias: string, path: readonly string[]): string {
+  if (path.length === 1) return `${sqlPath(alias, path, false)} IS NULL`;
+  return `COALESCE(jsonb_typeof(${sqlPath(alias, path, false)}), 'null') = 'null'`;
+}
+
+function compileSql<Row>(alias: string, spec: Spec<Row>): string {
+  if (!isObject(spec)) return sqlLeaf(alias, spec);
+  return sqlObject(alias, spec);
+}
+
+function sqlObject<Row>(alias: string, spec: ObjectSpec<unknown, Row>): string {
+  const pairs = entries(spec).map(([key, field]) => [key, compileSql(alias, field)] as const);
+  if (pairs.length > MAX_SQL_KEYS) throw new Error(`json-shape: ${pairs.length} keys in one object, PostgreSQL allows ${MAX_SQL_KEYS}`);
+  const object = `json_build_object(${pairs.map(([key, sql]) => `'${checkedPath([key])[0]}', ${sql}`).join(', ')})`;
+  const nullIf = spec.nullIf ?? [];
+  if (nullIf.length === 0) return object;
+  return `CASE WHEN ${nullIf.map((p) => sqlIsNull(alias, p)).join(' OR ')} THEN NULL ELSE ${object} END`;
+}
+
+/** The PostgreSQL side: a `json` expression over the row's columns selected under `alias`. */
+export function jsonShapeSql<T, Row>(spec: ObjectSpec<T, Row>, alias: string): string {
+  checkedPath([alias]);
+  return sqlObject(alias, spec as ObjectSpec<unknown, Row>);
+}
