@@ -1,9 +1,34 @@
-import type { JsonObject } from '../../common/events/domain-events';
-import type { DriverRow, PendingLocation } from './drivers.repository';
+import type { DriverApprovalStatus, DriverRow, PendingLocation } from './drivers.repository';
+
+export type DriverLocationView = { latitude: number; longitude: number; heading: number | null; speed: number | null; accuracy: number | null };
+
+/** The driver profile of CONTRACT.md 4a (DriverProfileResponseDto describes it). */
+export type DriverProfileView = {
+  user_id: number;
+  status: DriverApprovalStatus;
+  is_online: boolean;
+  vehicle_category_id: number | null;
+  vehicle_make: string | null;
+  vehicle_model: string | null;
+  vehicle_plate: string | null;
+  vehicle_color: string | null;
+  vehicle_year: number | null;
+  license_number: string | null;
+  rating: number;
+  last_location: DriverLocationView | null;
+  last_location_at: string | null;
+};
+
+/** The answer to a heartbeat (LocationAcceptedResponseDto describes it). */
+export type LocationAcceptedView = DriverLocationView & { recorded_at: string };
+
+export function locationAcceptedToJson(p: PendingLocation): LocationAcceptedView {
+  return { latitude: p.latitude, longitude: p.longitude, heading: p.heading, speed: p.speed, accuracy: p.accuracy, recorded_at: p.at.toISOString() };
+}
 
 /** The driver profile of CONTRACT.md 4a; `latest` (the live store's heartbeat) wins over the row. */
-export function driverProfileToJson(row: DriverRow, latest?: PendingLocation): JsonObject {
-  const location = latest
+export function driverProfileToJson(row: DriverRow, latest?: PendingLocation): DriverProfileView {
+  const location: DriverLocationView | null = latest
     ? { latitude: latest.latitude, longitude: latest.longitude, heading: latest.heading, speed: latest.speed, accuracy: latest.accuracy }
     : row.last_latitude === null || row.last_longitude === null
       ? null

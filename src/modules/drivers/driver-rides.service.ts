@@ -1,9 +1,8 @@
 import { NEARBY_DEFAULT_RADIUS_KM } from './dto/nearby-rides-query.dto';
 import { Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
-import type { JsonObject } from '../../common/events/domain-events';
 import { AppConfig } from '../../config/app-config';
-import { ActiveRideSnapshot, RidesService } from '../rides/rides.service';
+import { ActiveRideSnapshot, DriverEarningsView, RidesService } from '../rides/rides.service';
 import { DriverLocationsService } from './driver-locations.service';
 import { DriversService } from './drivers.service';
 import { DriverError } from './drivers.errors';
@@ -50,7 +49,7 @@ export class DriverRidesService {
     return this.rides.getActiveRideSnapshot(user);
   }
 
-  earnings(driverId: number, page: number, limit: number): Promise<JsonObject> {
+  earnings(driverId: number, page: number, limit: number): Promise<DriverEarningsView> {
     return this.rides.getDriverEarnings(driverId, this.config.currency, page, limit);
   }
 }

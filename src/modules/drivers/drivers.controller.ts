@@ -11,13 +11,12 @@ import {
 import { CurrentUser, RequiresRegistration, Roles } from '../../common/auth/auth.decorators';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import { CommonError } from '../../common/errors/common.errors';
-import type { JsonObject } from '../../common/events/domain-events';
 import { ErrorResponseDto } from '../../common/http/error-response.dto';
 import { ActiveRideResponseDto, RideResponseDto } from '../rides/dto/ride-response.dto';
-import type { ActiveRideSnapshot } from '../rides/rides.service';
+import type { ActiveRideSnapshot, DriverEarningsView } from '../rides/rides.service';
 import { DriverLocationsService } from './driver-locations.service';
 import { DriverRidesService } from './driver-rides.service';
-import type { PendingLocation } from './drivers.repository';
+import { DriverProfileView, LocationAcceptedView, locationAcceptedToJson } from './driver-profile.view';
 import { DriversService } from './drivers.service';
 import { DriverProfileResponseDto, EarningsResponseDto, LocationAcceptedResponseDto } from './dto/driver-response.dto';
 import { EarningsQueryDto } from './dto/earnings-query.dto';
@@ -25,10 +24,6 @@ import { NEARBY_DEFAULT_RADIUS_KM, NEARBY_MAX_RADIUS_KM, NearbyRidesQueryDto } f
 import { UpdateDriverProfileDto } from './dto/update-driver-profile.dto';
 import { UpdateDriverStatusDto } from './dto/update-driver-status.dto';
 import { UpdateLocationDto } from './dto/update-location.dto';
-
-function locationAccepted(p: PendingLocation): JsonObject {
-  return { latitude: p.latitude, longitude: p.longitude, heading: p.heading, speed: p.speed, accuracy: p.accuracy, recorded_at: p.at.toISOString() };
-}
 
 @ApiTags('driver')
 @ApiBearerAuth()
@@ -47,7 +42,7 @@ export class DriversController {
   @ApiOperation({ summary: "The caller's driver profile" })
   @ApiOkResponse({ type: DriverProfileResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
-  getProfile(@CurrentUser() user: AuthenticatedUser): Promise<JsonObject> {
+  getProfile(@CurrentUser() user: AuthenticatedUser): Promise<DriverProfileView> {
     return this.drivers.getProfile(user.id);
   }
 
@@ -55,14 +50,14 @@ export class DriversController {
   @ApiOperation({ summary: 'Update vehicle and licence details (only the fields sent)' })
   @ApiOkResponse({ type: DriverProfileResponseDto })
   @ApiBadRequestResponse({ type: ErrorResponseDto })
-  async updateProfile(@CurrentUser() user: AuthenticatedUser, @Body() dto: UpdateDriverProfileDto): Promise<JsonObject> {
+  async updateProfile(@CurrentUser() user: AuthenticatedUser, @Body() dto: UpdateDriverProfileDto): Promise<DriverProfileView> {
     return this.drivers.toJson(await this.drivers.updateProfile(user.id, dto));
   }
 
   @Put('status')
   @ApiOperation({ summary: 'Go online or offline (online: approved drivers only, else 403)' })
   @ApiOkResponse({ type: DriverProfileResponseDto })
-  async setStatus(@CurrentUser() user: AuthenticatedUser, @Body() dto: UpdateDriverStatusDto): Promise<JsonObject> {
+  async setStatus(@CurrentUser() user: AuthenticatedUser, @Body() dto: UpdateDriverStatusDto): Promise<DriverProfileView> {
     return this.drivers.toJson(await this.drivers.setOnline(user.id, dto.is_online));
   }
 
@@ -77,9 +72,9 @@ export class DriversController {
   })
   @ApiOkResponse({ type: LocationAcceptedResponseDto })
   @ApiBadRequestResponse({ type: ErrorResponseDto })
-  updateLocation(@CurrentUser() user: AuthenticatedUser, @Body() dto: UpdateLocationDto): JsonObject | Promise<JsonObject> {
+  updateLocation(@CurrentUser() user: AuthenticatedUser, @Body() dto: UpdateLocationDto): LocationAcceptedView | Promise<LocationAcceptedView> {
     const recorded = this.locations.record(user.id, dto);
-    return recorded instanceof Promise ? recorded.then(locationAccepted) : locationAccepted(recorded);
+    return recorded instanceof Promise ? recorded.then(locationAcceptedToJson) : locationAcceptedToJson(recorded);
   }
 
   @Get('rides/nearby')
@@ -107,7 +102,7 @@ export class DriversController {
   @Get('earnings')
   @ApiOperation({ summary: 'Earnings today, this week, this month (UTC) and in total, with the completed rides behind them' })
   @ApiOkResponse({ type: EarningsResponseDto })
-  earnings(@CurrentUser() user: AuthenticatedUser, @Query() q: EarningsQueryDto): Promise<JsonObject> {
+  earnings(@CurrentUser() user: AuthenticatedUser, @Query() q: EarningsQueryDto): Promise<DriverEarningsView> {
     return this.driverRides.earnings(user.id, q.page ?? 1, q.limit ?? 20);
   }
 }

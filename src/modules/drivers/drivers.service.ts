@@ -6,8 +6,7 @@ import { EventBus } from '../../common/events/event-bus';
 import { ReadThroughCache } from '../../common/cache/read-through-cache';
 import { AppConfig } from '../../config/app-config';
 import { VehicleCategoriesService } from '../rides/vehicle-categories.service';
-import type { JsonObject } from '../../common/events/domain-events';
-import { driverProfileToJson } from './driver-profile.view';
+import { DriverProfileView, driverProfileToJson } from './driver-profile.view';
 import { DriverLocationsService } from './driver-locations.service';
 import { DriverApprovalStatus, DriverProfileChanges, DriverRow, DriversRepository } from './drivers.repository';
 import { DriverError } from './drivers.errors';
@@ -50,11 +49,11 @@ export class DriversService implements OnModuleDestroy {
   }
 
   /** The profile of CONTRACT.md 4a, with the newest heartbeat (any instance) over the flushed one. */
-  async toJson(row: DriverRow): Promise<JsonObject> {
+  async toJson(row: DriverRow): Promise<DriverProfileView> {
     return driverProfileToJson(row, await this.locations.latestOf(row.user_id));
   }
 
-  async getProfile(userId: number): Promise<JsonObject> {
+  async getProfile(userId: number): Promise<DriverProfileView> {
     const row = await this.getDriver(userId);
     return this.toJson(row);
   }

@@ -90,7 +90,7 @@ export class RealtimeGateway implements OnGatewayInit<WebSocketServer>, OnGatewa
     this.registry.add(connection);
     try {
       const snapshot = user.isRegistered ? await this.snapshots.getActiveRideSnapshot(user) : { ride: null };
-      const rideId = typeof snapshot.ride?.id === 'string' ? snapshot.ride.id : null;
+      const rideId = snapshot.ride?.id ?? null;
       connection.open(rideEventFrame('ride_snapshot', rideId, snapshot.bids ? { ride: snapshot.ride, bids: snapshot.bids } : { ride: snapshot.ride }));
     } catch (err) {
       // A snapshot we cannot build must not be replaced by "no ride": the client retries instead.

@@ -1,11 +1,12 @@
 import { isFinalStatus } from '../rides/ride-status';
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { DomainEventHandler, DomainEventMap, DomainEventName, JsonObject } from '../../common/events/domain-events';
+import { DomainEventHandler, DomainEventMap, DomainEventName } from '../../common/events/domain-events';
 import { EventBus } from '../../common/events/event-bus';
 import { AppConfig } from '../../config/app-config';
 import { ConnectionRegistry } from './connection-registry';
 import { LocationThrottle } from './location-throttle';
 import { NearbyDriversPort } from './ports/nearby-drivers.port';
+import type { LiveRide } from './ports/ride-snapshot.port';
 import { rideEventFrame } from './realtime.events';
 import { WsCloseCode } from './realtime.errors';
 
@@ -138,6 +139,6 @@ export class RealtimeService implements OnModuleInit, OnModuleDestroy {
   }
 }
 
-function withoutDriver(ride: JsonObject): JsonObject {
+function withoutDriver(ride: LiveRide): LiveRide {
   return { ...ride, driver: null };
 }

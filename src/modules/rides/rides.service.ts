@@ -10,9 +10,8 @@ import { RidePaymentsRepository } from './repositories/ride-payments.repository'
 import { NearbyQuery, RidesRepository } from './repositories/rides.repository';
 import { RideWritesRepository } from './repositories/ride-writes.repository';
 import { RideViewCache } from './ride-view.cache';
-import type { JsonObject } from '../../common/events/domain-events';
 import type { BidView } from './views/bid-view';
-import type { RideView } from './views/ride-view';
+import type { PaymentMethod, RideView } from './views/ride-view';
 import { RideError } from './rides.errors';
 import { bidToJson } from './views/bid-view';
 import { iso, rideToJson } from './views/ride-view';
@@ -22,6 +21,30 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
+
+/** GET /driver/earnings (EarningsResponseDto describes it). */
+export type DriverEarningsView = {
+  currency: string;
+  today: number;
+  this_week: number;
+  this_month: number;
+  total: number;
+  rides_count: number;
+  items: Array<{
+    ride_id: string;
+    ride_code: string;
+    payment_method: PaymentMethod;
+    fare: number;
+    commission: number;
+    earning: number;
+    currency: string;
+    pickup_address: string;
+    dropoff_address: string;
+    completed_at: string;
+  }>;
+  page: number;
+  limit: number;
+};
 
 export interface ActiveRideSnapshot {
   ride: RideView | null;
@@ -106,7 +129,7 @@ export class RidesService {
   }
 
   /** GET /driver/earnings: totals per UTC period and the completed rides behind them, newest first. */
-  async getDriverEarnings(driverId: number, currency: string, page: number, limit: number): Promise<JsonObject> {
+  async getDriverEarnings(driverId: number, currency: string, page: number, limit: number): Promise<DriverEarningsView> {
     const [totals, items] = await Promise.all([
       this.payments.totalsForDriver(driverId),
       this.payments.listForDriver(driverId, (page - 1) * limit, limit),

@@ -1,4 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
+import type { Assert, Same } from '../../../common/type-checks';
+import type { DriverEarningsView } from '../../rides/rides.service';
+import type { DriverApprovalStatus } from '../drivers.repository';
+import type { DriverProfileView, LocationAcceptedView } from '../driver-profile.view';
 
 class DriverLocationDto {
   @ApiProperty({ example: 52.52 }) latitude!: number;
@@ -11,7 +15,7 @@ class DriverLocationDto {
 /** The driver profile of CONTRACT.md 4a. */
 export class DriverProfileResponseDto {
   @ApiProperty({ example: 7 }) user_id!: number;
-  @ApiProperty({ enum: ['pending', 'approved', 'rejected', 'suspended'] }) status!: string;
+  @ApiProperty({ enum: ['pending', 'approved', 'rejected', 'suspended'] }) status!: DriverApprovalStatus;
   @ApiProperty() is_online!: boolean;
   @ApiProperty({ nullable: true, type: Number, description: 'null: serves every category' }) vehicle_category_id!: number | null;
   @ApiProperty({ nullable: true, type: String }) vehicle_make!: string | null;
@@ -37,7 +41,7 @@ export class LocationAcceptedResponseDto {
 class EarningItemDto {
   @ApiProperty({ format: 'uuid' }) ride_id!: string;
   @ApiProperty({ example: 'K7M2QX' }) ride_code!: string;
-  @ApiProperty({ enum: ['cash', 'wallet'] }) payment_method!: string;
+  @ApiProperty({ enum: ['cash', 'wallet'] }) payment_method!: 'cash' | 'wallet';
   @ApiProperty({ example: 15.5 }) fare!: number;
   @ApiProperty({ example: 1.55 }) commission!: number;
   @ApiProperty({ example: 13.95 }) earning!: number;
@@ -59,3 +63,10 @@ export class EarningsResponseDto {
   @ApiProperty({ example: 1 }) page!: number;
   @ApiProperty({ example: 20 }) limit!: number;
 }
+
+// The DTOs describe the read models exactly (see common/type-checks).
+export type DriverResponseShapeChecks = [
+  Assert<Same<DriverProfileResponseDto, DriverProfileView>>,
+  Assert<Same<LocationAcceptedResponseDto, LocationAcceptedView>>,
+  Assert<Same<EarningsResponseDto, DriverEarningsView>>,
+];

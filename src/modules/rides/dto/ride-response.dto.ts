@@ -1,3 +1,4 @@
+import type { Assert, Same } from '../../../common/type-checks';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RIDE_TYPES, RideType, EstimateView } from '../fare/fare-estimate';
 import { RIDE_STATUSES, RideStatus } from '../ride-status';
@@ -142,8 +143,6 @@ export class RideHistoryResponseDto {
 
 // The DTOs describe the read models exactly (both ways): a field added, dropped or retyped on one
 // side and not the other fails the build.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Assert<T extends true> = T;
 export type ResponseShapeChecks = [
   Assert<Same<RideResponseDto, RideView>>,
   Assert<Same<BidResponseDto, BidView>>,

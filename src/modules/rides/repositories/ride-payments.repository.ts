@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { PaymentMethod } from '../views/ride-view';
 
 export interface EarningsTotals {
   today: number;
@@ -13,7 +14,7 @@ export interface EarningsTotals {
 export interface EarningItemRow {
   ride_id: string;
   ride_code: string;
-  method: string;
+  method: PaymentMethod;
   fare_minor: number;
   commission_minor: number;
   driver_earning_minor: number;
