@@ -1,23 +1,22 @@
-import type { DriverApprovalStatus, DriverRow, PendingLocation } from './drivers.repository';
+import type { DriverRow, PendingLocation } from './drivers.repository';
 
 export type DriverLocationView = { latitude: number; longitude: number; heading: number | null; speed: number | null; accuracy: number | null };
 
-/** The driver profile of CONTRACT.md 4a (DriverProfileResponseDto describes it). */
-export type DriverProfileView = {
-  user_id: number;
-  status: DriverApprovalStatus;
-  is_online: boolean;
-  vehicle_category_id: number | null;
-  vehicle_make: string | null;
-  vehicle_model: string | null;
-  vehicle_plate: string | null;
-  vehicle_color: string | null;
-  vehicle_year: number | null;
-  license_number: string | null;
-  rating: number;
-  last_location: DriverLocationView | null;
-  last_location_at: string | null;
-};
+/** The driver profile of CONTRACT.md 4a (DriverProfileResponseDto describes it): the row's own fields, and the last position. */
+export type DriverProfileView = Pick<
+  DriverRow,
+  | 'user_id'
+  | 'status'
+  | 'is_online'
+  | 'vehicle_category_id'
+  | 'vehicle_make'
+  | 'vehicle_model'
+  | 'vehicle_plate'
+  | 'vehicle_color'
+  | 'vehicle_year'
+  | 'license_number'
+  | 'rating'
+> & { last_location: DriverLocationView | null; last_location_at: string | null };
 
 /** The answer to a heartbeat (LocationAcceptedResponseDto describes it). */
 export type LocationAcceptedView = DriverLocationView & { recorded_at: string };

@@ -10,7 +10,8 @@ import { RidesService } from '../rides/rides.service';
 import { WalletError } from '../wallets/wallets.errors';
 import { WalletsService } from '../wallets/wallets.service';
 import { normalizeEmail } from './contact';
-import { MeDriverDto, MeResponseDto, MeWalletDto } from './dto/me-response.dto';
+import { MeResponseDto, MeWalletDto } from './dto/me-response.dto';
+import type { DriverProfileResponseDto } from '../drivers/dto/driver-response.dto';
 import { UpdateProfileDto } from './dto/update-profile.dto';
 import { UserResponseDto } from './dto/user-response.dto';
 import { isUniqueViolation } from '../../common/database/sql-results';
@@ -78,13 +79,12 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Call after changing a user's role, activity, block or registration state. */
-  forgetAuthState(id: number): void {
+  private forgetAuthState(id: number): void {
     this.authStates.invalidate(id);
   }
 
   /** After a registration committed: every instance forgets the "not registered yet" state it may hold. */
   registrationCompleted(id: number): void {
-    this.forgetAuthState(id);
     this.events.publish('user.registered', { user_id: id });
   }
 
@@ -94,7 +94,6 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
    * now would be accepted again (see session-cutoff.ts).
    */
   async sessionsRevoked(userId: number, reason: SessionRevocationReason, cutoffSeconds: number): Promise<void> {
-    this.forgetAuthState(userId);
     this.events.publish('user.sessions_revoked', { user_id: userId, reason });
     await untilCutoff(cutoffSeconds);
   }
@@ -158,7 +157,6 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
       await this.users.deleteUser(userId, manager);
       return current.profile_picture;
     });
-    this.forgetAuthState(userId);
     this.events.publish('user.access_revoked', { user_id: userId, reason: 'deleted' });
     await this.pictures.discard(picture);
   }
@@ -170,16 +168,15 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
   async setBlocked(userId: number, blocked: boolean): Promise<UserResponseDto> {
     const row = await this.users.setBlocked(userId, blocked);
     if (!row) throw new UserError('USER_NOT_FOUND');
-    this.forgetAuthState(userId);
     if (blocked) this.events.publish('user.access_revoked', { user_id: userId, reason: 'blocked' });
     else this.events.publish('user.access_restored', { user_id: userId });
     return UserResponseDto.from(row);
   }
 
   /** The driver record exactly as GET /driver/profile returns it (one definition of that shape). */
-  private async findDriverProfile(userId: number): Promise<MeDriverDto | null> {
+  private async findDriverProfile(userId: number): Promise<DriverProfileResponseDto | null> {
     try {
-      return (await this.drivers.getProfile(userId)) as unknown as MeDriverDto;
+      return await this.drivers.getProfile(userId);
     } catch (err) {
       if (err instanceof DriverError && err.code === 'DRIVER_NOT_FOUND') return null;
       throw err;
