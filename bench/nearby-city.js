@@ -20,26 +20,16 @@ const { MIGRATIONS } = require(join(ROOT, 'dist/src/database/migrations'));
 const { seedVehicleCategories } = require(join(ROOT, 'dist/src/database/seeds/vehicle-categories.seed'));
 const { nearbyJsonSql, nearbySql } = require(join(ROOT, 'dist/src/modules/rides/repositories/rides.repository'));
 const { sqlHaversineKm } = require(join(ROOT, 'dist/src/common/geo'));
+const { HALF_LAT, randomPoint, seedRequestedRides } = require('./lib/city');
 const { RIDE_VIEW_COLUMNS, RIDE_VIEW_FROM } = require(join(ROOT, 'dist/src/modules/rides/views/ride-view'));
 
 const ADMIN_URL = process.env.BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const RIDES = Number(process.env.BENCH_RIDES || 100_000);
 const QUERIES = Number(process.env.BENCH_QUERIES || 2_000);
 const DB = `nearby_city_bench_${process.pid}`;
-const CENTER = { latitude: 52.52, longitude: 13.4 };
-const HALF_KM = 33.5;
 const KM_PER_DEG = 111.195;
-const HALF_LAT = HALF_KM / KM_PER_DEG;
-const HALF_LNG = HALF_KM / (KM_PER_DEG * Math.cos((CENTER.latitude * Math.PI) / 180));
 const LIMIT = 50;
 const RADIUS_KM = 5;
-
-function randomPoint() {
-  return {
-    latitude: CENTER.latitude + (Math.random() * 2 - 1) * HALF_LAT,
-    longitude: CENTER.longitude + (Math.random() * 2 - 1) * HALF_LNG,
-  };
-}
 
 function randomQuery(categories) {
   const category = Math.random() < 0.2 ? null : categories[Math.floor(Math.random() * categories.length)];
@@ -82,25 +72,7 @@ async function migrate(url) {
 }
 
 async function seed(db) {
-  // One passenger per ride (a passenger has at most one live ride), as in production.
-  await db.query(
-    `INSERT INTO users (phone, first_name, last_name, role, is_registered)
-     SELECT '+4915' || lpad(i::text, 9, '0'), 'P' || i, 'Bench', 'passenger', true FROM generate_series(1, $1) i`,
-    [RIDES],
-  );
-  await db.query(
-    `INSERT INTO rides (id, ride_code, status, ride_type, passenger_id, vehicle_category_id,
-                        pickup_address, pickup_latitude, pickup_longitude,
-                        dropoff_address, dropoff_latitude, dropoff_longitude,
-                        passenger_count, payment_method, estimate, estimated_fare_minor, currency, expires_at)
-     SELECT gen_random_uuid(), lpad(upper(to_hex(u.id)), 6, '0'), 'requested', 'one_way', u.id,
-            (SELECT array_agg(id ORDER BY id) FROM vehicle_categories)[1 + (u.id % 5)],
-            'Pickup street ' || u.id, lat, lng, 'Dropoff street ' || u.id, lat + 0.01, lng + 0.01,
-            1, 'cash', '{"distance_km": 1.57, "duration_minutes": 4}'::jsonb, 1200, 'EUR', now() + interval '1 hour'
-       FROM (SELECT id, $1 + (random() * 2 - 1) * $3 AS lat, $2 + (random() * 2 - 1) * $4 AS lng
-               FROM users WHERE last_name = 'Bench') u`,
-    [CENTER.latitude, CENTER.longitude, HALF_LAT, HALF_LNG],
-  );
+  await seedRequestedRides(db, 1, RIDES + 1);
   await db.query('VACUUM ANALYZE users');
   await db.query('VACUUM ANALYZE rides');
 }
@@ -146,7 +118,7 @@ async function main() {
     const started = Date.now();
     await seed(db);
     const categories = (await db.query('SELECT id FROM vehicle_categories ORDER BY id')).rows.map((r) => r.id);
-    process.stdout.write(`seeded ${RIDES} requested rides over ${2 * HALF_KM} × ${2 * HALF_KM} km in ${Date.now() - started} ms\n`);
+    process.stdout.write(`seeded ${RIDES} requested rides over ${(2 * HALF_LAT * KM_PER_DEG).toFixed(0)} km square in ${Date.now() - started} ms\n`);
 
     const q = randomQuery(categories);
     q.vehicleCategoryId = categories[0];

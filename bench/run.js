@@ -25,12 +25,12 @@
  */
 const { execFileSync, spawn } = require('node:child_process');
 const { mkdirSync, writeFileSync } = require('node:fs');
-const { createServer } = require('node:net');
 const { cpus } = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
 const { firstCategoryId } = require('./lib/city');
+const { freePort } = require('../sim/lib/service');
 const { acceptRaces, fanOut, heartbeats, mintAccessToken, nearbyCity, rssMb, seedDrivers } = require('./city-scenarios');
 const { judge, mark, writeMarkdown } = require('./report');
 
@@ -54,17 +54,6 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 
 const children = [];
 let freshDatabase; // { name } when the bench created the database: dropped at the end
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function startProcess(name, args, env) {
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
