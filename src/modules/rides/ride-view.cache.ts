@@ -65,12 +65,12 @@ export class RideViewCache implements OnModuleDestroy {
     });
   }
 
-  forget(rideId: string): void {
+  private forget(rideId: string): void {
     this.cache.invalidate(rideId.toLowerCase());
   }
 
   /** After the user's public profile changed or the account went: every ride showing them. */
-  forgetRidesOf(userId: number): void {
+  private forgetRidesOf(userId: number): void {
     this.cache.invalidateWhere((ride) => ride.passengerId === userId || ride.driverId === userId);
   }
 }
