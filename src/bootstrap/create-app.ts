@@ -9,7 +9,7 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../app.module';
 import { describeFrameworkError, errorBody } from '../common/http/error-body';
 import { createValidationPipe } from '../common/http/validation.pipe';
-import { createRootLogger, PinoNestLogger, requestLogContext } from '../common/logging/logger';
+import { createRootLogger, PinoNestLogger } from '../common/logging/logger';
 import { AppConfig } from '../config/app-config';
 import { migrateAndSeed } from '../database/migrate';
 import { CorsPolicy, securityHeaders, setHeaders } from './http-policy';
@@ -123,7 +123,7 @@ function installRequestHooks(fastify: FastifyInstance, headers: ReturnType<typeo
       void reply.code(400).send(TOO_MANY_QUERY_PARAMETERS);
       return;
     }
-    requestLogContext.run(request.log as Logger, done);
+    done();
   });
   // server.close() closes the keep-alive connections that are idle at that moment; one busy with
   // an in-flight request would stay open after its response until keepAliveTimeout (72 s), and the
