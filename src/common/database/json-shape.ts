@@ -1,3 +1,5 @@
+import { toMajor } from '../money';
+
 /**
  * One declaration of how a response object is built from a SELECT's row, compiled twice at start-up:
  * into a JavaScript function (rows the service already holds) and into a PostgreSQL expression (pages
@@ -68,8 +70,7 @@ function jsPath(path: readonly string[]): string {
 /** Each conversion of the value in `u` (never null here). */
 const JS_CONVERSIONS: Record<Conversion, string> = {
   iso: '(u instanceof Date ? u : new Date(u)).toISOString()',
-  // Integer minor units: the rounding only guards against a stray fraction, as toMajor does.
-  major: 'Math.round(Number(u)) / 100',
+  major: 'toMajor(Number(u))',
   number: 'Number(u)',
   hundredths: 'Math.round(Number(u) * 100) / 100',
   trim: 'String(u).trim()',
@@ -93,8 +94,12 @@ function jsExpression<Row>(spec: Spec<Row>): string {
  * hand: one hidden class, no call per field), fields in declaration order.
  */
 export function compileJsonShape<T, Row>(spec: ObjectSpec<T, Row>): (row: Row) => T {
-  // Only names that passed checkedPath, quoted by JSON.stringify, reach the generated source.
-  return new Function('r', `let t, u; return ${jsExpression(spec as Spec<Row>)};`) as (row: Row) => T;
+  // Only names that passed checkedPath, quoted by JSON.stringify, reach the generated source; the
+  // money rule comes in as the function itself, not restated.
+  const factory = new Function('toMajor', `return function (r) { let t, u; return ${jsExpression(spec as Spec<Row>)}; };`) as (
+    major: typeof toMajor,
+  ) => (row: Row) => T;
+  return factory(toMajor);
 }
 
 function sqlPath(alias: string, path: readonly string[], asText: boolean): string {
