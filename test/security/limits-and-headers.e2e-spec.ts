@@ -1,3 +1,4 @@
+import type { ErrorBody } from '../../src/common/http/error-body';
 import { createUser, TestUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { LiveClient } from '../realtime/live-client';
@@ -9,11 +10,11 @@ const arrays = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
 const objects = (depth: number): string => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
 const json = { 'content-type': 'application/json' };
 
-type Response = { statusCode: number; headers: Record<string, unknown>; json: () => any };
+type Response = { statusCode: number; headers: Record<string, unknown>; json: () => unknown };
 
-function expectErrorShape(res: Response, status: number): any {
+function expectErrorShape(res: Response, status: number): ErrorBody {
   expect(res.statusCode).toBe(status);
-  const body = res.json();
+  const body = res.json() as ErrorBody;
   expect(body).toMatchObject({ statusCode: status, error: expect.any(String), message: expect.any(String) });
   return body;
 }
@@ -55,7 +56,7 @@ describe('request limits, security headers and CORS', () => {
       ['33 levels', `{"phone":"+15550001234","x":${arrays(32)}}`],
     ])('send-otp with %s is a 400 in the error shape', async (_label, payload) => {
       const res = await t.request({ method: 'POST', url: '/api/v1/auth/send-otp', payload, headers: json });
-      expect(expectErrorShape(res, 400)).toEqual({ statusCode: 400, error: 'Bad Request', message: TOO_DEEP });
+      expect(expectErrorShape(res, 400)).toEqual({ statusCode: 400, error: 'Bad Request', message: TOO_DEEP, details: [{ field: 'body', message: TOO_DEEP }] });
     });
 
     it.each([

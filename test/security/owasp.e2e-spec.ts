@@ -1,3 +1,4 @@
+import type { ErrorBody } from '../../src/common/http/error-body';
 import { createHmac, generateKeyPairSync, sign as rsaSign } from 'node:crypto';
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
@@ -17,9 +18,9 @@ import { TEST_JWT_SECRET, TestApp } from '../support/test-app';
 const API = '/api/v1';
 const json = { 'content-type': 'application/json' };
 
-function expectError(res: LightMyRequestResponse, status: number): any {
+function expectError(res: LightMyRequestResponse, status: number): ErrorBody {
   expect([res.statusCode, res.body]).toEqual([status, expect.any(String)]);
-  const body = res.json();
+  const body = res.json() as ErrorBody;
   expect(body).toMatchObject({ statusCode: status, error: expect.any(String), message: expect.any(String) });
   return body;
 }
@@ -432,7 +433,7 @@ describe('OWASP API Security Top 10 (2023)', () => {
       expect(() => AppConfig.fromEnv({ NODE_ENV: 'production' })).toThrow(ConfigError);
       expect(() => AppConfig.fromEnv({ NODE_ENV: 'production', JWT_SECRET: 'short-secret' })).toThrow(ConfigError);
       expect(() => AppConfig.fromEnv({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(31) })).toThrow(ConfigError);
-      expect(AppConfig.fromEnv({ NODE_ENV: 'production', JWT_SECRET: TEST_JWT_SECRET }).nodeEnv).toBe('production');
+      expect(AppConfig.fromEnv({ NODE_ENV: 'production', JWT_SECRET: TEST_JWT_SECRET, SMTP_URL: 'smtp://mail.test', MAIL_FROM: 'a@mail.test' }).nodeEnv).toBe('production');
     });
 
     it('OTP_DEV_FIXED_CODE refuses a production start-up and is ignored in test', () => {
