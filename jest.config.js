@@ -1,5 +1,8 @@
 /**
  * Unit tests sit beside the code; integration tests under test/ boot the real app on real PostgreSQL.
+ * `npm test` runs those two projects, which need Node alone. Two more run as their own commands:
+ * `process` (test/process/: the built server and CLI as real processes; `npm run test:process`
+ * builds first) and `browser` (test/browser/: Swagger UI in Debian's Chromium, `npm run test:browser`).
  *
  * NestJS 12 ships as ES modules only. Node 20 runs them through require(esm), but Jest's module
  * system does not (before Node 24.9), so those packages are compiled to CommonJS for the tests.
@@ -61,7 +64,10 @@ module.exports = {
       displayName: 'integration',
       ...common,
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/process/', '<rootDir>/test/browser/'],
       setupFiles: ['reflect-metadata'],
     },
+    { displayName: 'process', ...common, testMatch: ['<rootDir>/test/process/**/*.e2e-spec.ts'], setupFiles: ['reflect-metadata'] },
+    { displayName: 'browser', ...common, testMatch: ['<rootDir>/test/browser/**/*.e2e-spec.ts'], setupFiles: ['reflect-metadata'] },
   ],
 };

@@ -18,10 +18,10 @@ const { join } = require('node:path');
 const ROOT = join(__dirname, '..');
 const { MIGRATIONS } = require(join(ROOT, 'dist/src/database/migrations'));
 const { seedVehicleCategories } = require(join(ROOT, 'dist/src/database/seeds/vehicle-categories.seed'));
-const { nearbyJsonSql, nearbySql } = require(join(ROOT, 'dist/src/modules/rides/repositories/rides.repository'));
+const { nearbyJsonSql, nearbySql } = require(join(ROOT, 'dist/src/modules/rides/read-models/rides.repository'));
 const { sqlHaversineKm } = require(join(ROOT, 'dist/src/common/geo'));
 const { HALF_LAT, randomPoint, seedRequestedRides } = require('./lib/city');
-const { RIDE_VIEW_COLUMNS, RIDE_VIEW_FROM } = require(join(ROOT, 'dist/src/modules/rides/views/ride-view'));
+const { RIDE_VIEW_COLUMNS, RIDE_VIEW_FROM } = require(join(ROOT, 'dist/src/modules/rides/read-models/ride-view'));
 
 const ADMIN_URL = process.env.BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const RIDES = Number(process.env.BENCH_RIDES || 100_000);

@@ -33,6 +33,7 @@ const { firstCategoryId } = require('./lib/city');
 const { freePort } = require('../sim/lib/service');
 const { acceptRaces, fanOut, heartbeats, mintAccessToken, nearbyCity, rssMb, seedDrivers } = require('./city-scenarios');
 const { judge, mark, writeMarkdown } = require('./report');
+const { ensureBuilt } = require('../scripts/build-if-stale');
 
 const ROOT = join(__dirname, '..');
 const QUICK = process.argv.includes('--quick');
@@ -350,8 +351,7 @@ function gitCommit() {
 
 async function main() {
   if (!process.env.BENCH_SKIP_BUILD) {
-    process.stdout.write('Building (tsc)…\n');
-    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+    if (ensureBuilt((line) => process.stdout.write(`${line}\n`))) process.stdout.write('Built.\n');
   }
   const [basePort, servicePort] = [await freePort(), await freePort()];
   const baseline = startProcess('baseline', [join(__dirname, 'baseline-server.js')], { ...process.env, PORT: String(basePort) });

@@ -10,7 +10,6 @@
  * with SIGTERM and writes demo-map.svg. Exits 1 on any contract violation. With DATABASE_URL set the
  * service uses that database instead.
  */
-const { execFileSync } = require('node:child_process');
 const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -18,6 +17,7 @@ const { simulateFromArgs } = require('./simulate');
 const { formatSummary } = require('./lib/report');
 const { renderMap } = require('./lib/svg');
 const { ROOT, CLI, startService } = require('./lib/service');
+const { ensureBuilt } = require('../scripts/build-if-stale');
 
 const OTP = '123456';
 
@@ -29,8 +29,7 @@ async function main(argv) {
   if (!simArgs.some((a) => a.startsWith('--minutes'))) simArgs.push('--minutes', '1.25');
 
   if (own.build) {
-    process.stderr.write('demo: building (tsc)…\n');
-    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+    ensureBuilt((line) => process.stderr.write(`demo: ${line}\n`));
   }
   const temp = mkdtempSync(join(tmpdir(), 'rh-demo-'));
   const env = {

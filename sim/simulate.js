@@ -9,6 +9,7 @@
  *
  * A city of passengers and drivers against a running service (NODE_ENV=development with
  * OTP_DEV_FIXED_CODE), through the public HTTP API and WebSocket only. Exits 1 on any contract violation.
+ * --otp: the service's OTP_DEV_FIXED_CODE (default: that variable in this shell, else 123456).
  * --heartbeat-seconds: a driver's location interval; --pause-seconds: the longest pause (at least 1 s)
  * between a passenger's rides.
  */
@@ -30,7 +31,8 @@ async function simulateFromArgs(argv, extra = {}) {
     drivers: a.drivers ?? 8,
     minutes: a.minutes ?? 1,
     seed: a.seed ?? 1,
-    otp: a.otp ?? '123456',
+    // The code a development service accepts for everyone: the flag, else the same variable the service reads.
+    otp: a.otp ?? process.env.OTP_DEV_FIXED_CODE ?? '123456',
     creditCmd: a['credit-cmd'],
     ttlMinutes: a['ttl-minutes'] ?? 1,
     heartbeatMs: (a['heartbeat-seconds'] ?? 3) * 1000,
@@ -48,6 +50,12 @@ if (require.main === module) {
   simulateFromArgs(process.argv.slice(2)).then(
     (result) => {
       process.stdout.write(`${formatSummary(result)}\n`);
+      if (result.violations.some((v) => /POST \/auth\/verify-otp .*→ 400/.test(v.message))) {
+        process.stderr.write(
+          'simulate: the service refused the OTP code. Start it in development with a fixed code and pass the same code, e.g.\n' +
+            '  OTP_DEV_FIXED_CODE=123456 npm start\n  npm run simulate -- --url http://127.0.0.1:3000 --otp 123456\n',
+        );
+      }
       process.exit(result.violations.length ? 1 : 0);
     },
     (err) => {

@@ -15,7 +15,6 @@
  * OTP cool-down and the per-user booking and bid limits are off (0); everything else is the default,
  * except 1-minute ride requests swept every 5 s so that expiries happen within the run.
  */
-const { execFileSync } = require('node:child_process');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -24,6 +23,7 @@ const Redis = require('ioredis');
 const { simulateFromArgs } = require('./simulate');
 const { formatSummary } = require('./lib/report');
 const { ROOT, CLI, startService } = require('./lib/service');
+const { ensureBuilt } = require('../scripts/build-if-stale');
 
 const OTP = '123456';
 const ADMIN_URL = process.env.SOAK_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -67,8 +67,7 @@ async function main(argv) {
   for (const [flag, value] of Object.entries(defaults)) if (!args.some((a) => a.startsWith(flag))) args.push(flag, value);
 
   if (build) {
-    process.stderr.write('soak: building (tsc)…\n');
-    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+    ensureBuilt((line) => process.stderr.write(`soak: ${line}\n`));
   }
   const name = `soak_${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}_${process.pid}`;
   const admin = new Client({ connectionString: ADMIN_URL });

@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createApp } from './bootstrap/create-app';
 import { provisionDatabase, ProvisionedDatabase } from './bootstrap/provision-database';
 import { createRootLogger, flushLogs } from './common/logging/logger';
 import { AppConfig, ConfigError } from './config/app-config';
@@ -25,8 +24,19 @@ async function main(): Promise<void> {
 
   let database: ProvisionedDatabase | undefined;
   let app: NestFastifyApplication | undefined;
+  let application: ReturnType<typeof loadApplication> | undefined;
+  const load = (): ReturnType<typeof loadApplication> => {
+    if (!application) {
+      application = loadApplication();
+      application.catch(() => undefined); // awaited below; a failure is reported there, not as unhandled
+    }
+    return application;
+  };
   const start = async (): Promise<void> => {
-    database = await provisionDatabase(config, logger);
+    // The application's modules take about as long to load as the embedded PostgreSQL takes to
+    // start, in its own process: loaded meanwhile, the first request comes a second or so sooner.
+    database = await provisionDatabase(config, logger, { whileStarting: () => void load() });
+    const { createApp } = await load();
     app = await createApp(database.config, { logger });
     await app.listen({ port: config.port, host: config.host });
   };
@@ -90,7 +100,15 @@ async function main(): Promise<void> {
   if (stopping) return;
   const address = app!.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info(`Listening on http://${config.host}:${port} (API /api/v1, docs /docs)`);
+  const { startUpAddresses } = await load();
+  logger.info(`Listening on ${config.host}:${port}: ${startUpAddresses(config.host, port)}`);
+  flushLogs(logger); // the line a person waits for must not sit in the buffer
+}
+
+/** Everything Nest: imported only once the database is on its way (see start). */
+async function loadApplication() {
+  const [{ createApp }, { startUpAddresses }] = await Promise.all([import('./bootstrap/create-app'), import('./bootstrap/openapi')]);
+  return { createApp, startUpAddresses };
 }
 
 void main();

@@ -40,7 +40,11 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
  * only. Returns {stats, violations, notes, map}; the caller prints and decides the exit code.
  */
 async function runSimulation(opts) {
-  const o = { passengers: 12, drivers: 8, minutes: 1, seed: 1, otp: '123456', ttlMinutes: 1, eventTimeoutMs: 5000, heartbeatMs: 3000, pauseMs: 4000, progress: true, ...opts };
+  const o = { passengers: 12, drivers: 8, minutes: 1, seed: 1, otp: '123456', ttlMinutes: 1, eventTimeoutMs: 5000, heartbeatMs: 3000, pauseMs: 4000, pace: 1, progress: true, ...opts };
+  // How long the simulated people take (thinking before a bid, driving a leg, pausing between rides):
+  // pace 0.25 plays the same city four times faster (the test suite's short run). Deadlines the
+  // service is judged by (eventTimeoutMs) are not scaled.
+  const act = (ms) => sleep(ms * o.pace);
   const bases = o.bases;
   const t0 = performance.now();
   const now = () => performance.now();
@@ -286,7 +290,7 @@ async function runSimulation(opts) {
       const total = ride.estimate && ride.estimate.breakdown ? ride.estimate.breakdown.total : 5 + distanceKm(ride.pickup, ride.dropoff) * 1.5;
       const amount = Math.round(total * d.rng.between(0.9, 1.25) * 100) / 100;
       const eta = Math.max(1, Math.round(distanceKm(d.pos, ride.pickup) / 0.4));
-      sleep(d.rng.between(300, 2000)).then(async () => {
+      act(d.rng.between(300, 2000)).then(async () => {
         if (d.currentRide || !beating || d.openBids.size >= MAX_OPEN_BIDS) return;
         d.bidRides.add(ride.id);
         d.openBids.set(ride.id, now());
@@ -310,8 +314,8 @@ async function runSimulation(opts) {
     if (!r) return;
     d.currentRide = rideId;
     const to = async (status, waitMs, leg) => {
-      if (leg) d.leg = { ...leg, startAt: now(), endAt: now() + waitMs };
-      await sleep(waitMs);
+      if (leg) d.leg = { ...leg, startAt: now(), endAt: now() + waitMs * o.pace };
+      await act(waitMs);
       if (r.cancelIntent) return false;
       r.driverSent = status;
       const res = await api.call(d.base, 'PUT', `/rides/${rideId}/status`, { token: d.token, body: { status }, label: `PUT /rides/{id}/status ${status}`, expect: [409], who: `driver ${d.id}` });
@@ -439,7 +443,7 @@ async function runSimulation(opts) {
     for (const rideId of earlyBids) {
       if (rideId !== ride.id) report('wrong-receiver', `passenger ${p.id} got bid_submitted for another passenger's ride ${rideId}`);
     }
-    if (!booked.ok) return sleep(2000);
+    if (!booked.ok) return act(2000);
     const r = { id: ride.id, code: ride.ride_code, passengerId: p.id, pickup: ride.pickup, dropoff: ride.dropoff, status: 'requested', outcome: 'in_progress', paymentMethod };
     rides.set(r.id, r);
     counters.requested++;
@@ -457,7 +461,7 @@ async function runSimulation(opts) {
       return;
     }
     if (plan === 'cancel-requested') {
-      await sleep(p.rng.between(1500, 4000));
+      await act(p.rng.between(1500, 4000));
       await cancel(p, r, 'changed my mind');
       return;
     }
@@ -469,10 +473,10 @@ async function runSimulation(opts) {
       const bids = new Map();
       // Bids that arrived before the booking's response are in the inbox already.
       if (round === 0) for (const { message: m } of p.inbox.get(r.id)?.messages ?? []) if (m.type === 'bid_submitted') bids.set(m.data.bid.driver.id, m.data.bid);
-      const collectUntil = now() + 12_000;
-      // The first bid for up to 12 s, then each next one for up to 1.5 s, three at most.
+      const collectUntil = now() + 12_000 * o.pace;
+      // The first bid for up to 12 s, then each next one for up to 1.5 s, three at most (at pace 1).
       while (now() < collectUntil && bids.size < 3) {
-        const m = await waitFor(p, (x) => x.type === 'bid_submitted' && x.data.bid.ride_id === r.id, bids.size ? 1500 : collectUntil - now());
+        const m = await waitFor(p, (x) => x.type === 'bid_submitted' && x.data.bid.ride_id === r.id, bids.size ? 1500 * o.pace : collectUntil - now());
         if (!m) break;
         bids.set(m.data.bid.driver.id, m.data.bid);
       }
@@ -504,7 +508,7 @@ async function runSimulation(opts) {
       setTimeout(() => drive(winner, r.id), o.eventTimeoutMs + 500);
     }
     if (plan === 'cancel-accepted') {
-      await sleep(p.rng.between(1000, 3000));
+      await act(p.rng.between(1000, 3000));
       if (await cancel(p, r, 'found another ride')) return;
     }
     const done = await waitFor(p, (m) => m.ride_id === r.id && ((m.type === 'ride_status_changed' && m.data.ride.status === 'completed') || m.type === 'ride_cancelled'), 90_000);
@@ -517,7 +521,7 @@ async function runSimulation(opts) {
   // Passengers join over a ramp (up to a minute for hundreds), not all in the same three seconds.
   const rampMs = Math.max(3000, Math.min(60_000, o.passengers * 100));
   const passengerLoops = passengers.map(async (p, i) => {
-    await sleep(p.rng.between(0, rampMs));
+    await act(p.rng.between(0, rampMs));
     let first = true;
     while (now() < endAt) {
       const canExpire = now() + o.ttlMinutes * 60_000 + 20_000 < endAt + (o.drainMs ?? 0);
@@ -528,7 +532,7 @@ async function runSimulation(opts) {
       else if (x < 0.4) plan = 'cancel-accepted';
       first = false;
       await oneRide(p, plan);
-      await sleep(p.rng.between(1000, Math.max(1000, o.pauseMs)));
+      await act(p.rng.between(1000, Math.max(1000, o.pauseMs)));
     }
   });
 

@@ -1,26 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { BadRequestException, DynamicModule, Module, Type } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { WsAdapter } from '@nestjs/platform-ws';
 import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../app.module';
 import { describeFrameworkError, errorBody } from '../common/http/error-body';
-import { createValidationPipe } from '../common/http/validation.pipe';
+import { createValidationPipe, ValidationFailedException } from '../common/http/validation.pipe';
 import { createRootLogger, PinoNestLogger } from '../common/logging/logger';
+import { Metrics } from '../common/metrics/metrics';
 import { AppConfig } from '../config/app-config';
 import { migrateAndSeed } from '../database/migrate';
 import { CorsPolicy, securityHeaders, setHeaders } from './http-policy';
-import {
-  hasTooManyQueryParameters,
-  isNestedTooDeeply,
-  JSON_TOO_DEEP_MESSAGE,
-  TOO_MANY_QUERY_PARAMETERS_MESSAGE,
-} from '../common/http/request-limits';
+import { hasTooManyQueryParameters, jsonShapeMessage, jsonShapeProblem, TOO_MANY_QUERY_PARAMETERS_MESSAGE } from '../common/http/request-limits';
 import { applyRouting, setupOpenApi } from './openapi';
-import { parseClientFrame } from '../modules/realtime/ws-frames';
+import { answerClientError, requestTimeouts } from './request-deadlines';
+import { LiveWsAdapter } from '../modules/realtime/live-ws-adapter';
 
 export interface CreateAppOptions {
   logger?: Logger;
@@ -40,11 +36,14 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
   const logger = options.logger ?? createRootLogger(config.logLevel);
+  const metrics = new Metrics(config.metricsToken !== undefined);
   const headers = securityHeaders(config);
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
-    logController: new OneLineLogController({ requestIdLogLabel: 'request_id' }),
+    logController: new OneLineLogController({ requestIdLogLabel: 'request_id' }, metrics.enabled ? metrics : undefined),
     bodyLimit: config.bodyLimitBytes,
+    ...requestTimeouts(config.requestTimeoutMs),
+    clientErrorHandler: answerClientError,
     trustProxy: config.trustProxy,
     // genReqId reads x-request-id itself so that an unusable value is replaced, not trusted.
     requestIdHeader: false,
@@ -67,7 +66,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   installRequestHooks(fastify, headers, new CorsPolicy(config.corsOrigins));
   installJsonOnlyBodyParsing(fastify);
 
-  const root = options.modules?.length ? withExtraModules(AppModule.forRoot(config, options), options.modules) : AppModule.forRoot(config, options);
+  const appModule = AppModule.forRoot(config, { ...options, metrics });
+  const root = options.modules?.length ? withExtraModules(appModule, options.modules) : appModule;
   const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
     logger: new PinoNestLogger(logger),
     bufferLogs: false,
@@ -77,7 +77,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   });
   applyRouting(app);
   app.useGlobalPipes(createValidationPipe());
-  app.useWebSocketAdapter(new WsAdapter(app, { messageParser: parseClientFrame }));
+  app.useWebSocketAdapter(new LiveWsAdapter(app));
   if (options.openApi ?? true) setupOpenApi(app);
 
   if (config.runMigrations) {
@@ -99,10 +99,19 @@ const SLOW_REQUEST_MS = 1000;
  * logged in full by the exception filter.
  */
 class OneLineLogController extends LogController {
+  /** Request latency is timed here too, at no extra hook: Fastify calls this once per response anyway. */
+  constructor(
+    options: ConstructorParameters<typeof LogController>[0],
+    private readonly metrics: Metrics | undefined,
+  ) {
+    super(options);
+  }
+
   override incomingRequest(): void {}
 
   override requestCompleted(_err: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const ms = reply.elapsedTime;
+    this.metrics?.observeHttp(request.method, request.routeOptions.url, reply.statusCode, ms / 1000);
     const level = ms >= SLOW_REQUEST_MS ? 'warn' : reply.statusCode >= 400 ? 'info' : 'debug';
     const log = request.log as Logger;
     if (!log.isLevelEnabled(level)) return;
@@ -142,23 +151,35 @@ function installRequestHooks(fastify: FastifyInstance, headers: ReturnType<typeo
  * The API speaks JSON only: other media types get 415 instead of reaching a handler as a string or
  * form. Mobile HTTP clients often send `Content-Type: application/json` with an empty body on
  * body-less POSTs (logout, accept); that is treated as no body rather than as malformed JSON.
- * Nesting depth is checked on the raw text before anything recursive (parsing, validation) runs.
+ * Nesting depth, keys per object, elements per array and values in all are checked on the raw
+ * bytes before anything else (decoding, parsing, validation) runs: a megabyte of keys is refused
+ * in about a millisecond instead of holding the event loop for seconds.
  */
 function installJsonOnlyBodyParsing(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('text/plain');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body as string;
-    if (text.trim() === '') {
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = body as Buffer;
+    if (isBlank(bytes)) {
       done(null, undefined);
       return;
     }
-    if (isNestedTooDeeply(text)) {
-      done(new BadRequestException(JSON_TOO_DEEP_MESSAGE), undefined);
+    const problem = jsonShapeProblem(bytes);
+    if (problem) {
+      done(new ValidationFailedException([{ field: 'body', message: jsonShapeMessage(problem, 'Request body') }]), undefined);
       return;
     }
-    parseJson(request, text, done);
+    parseJson(request, bytes.toString('utf8'), done);
   });
+}
+
+/** Only JSON whitespace (or nothing): what a body-less POST with a JSON content type carries. */
+function isBlank(bytes: Buffer): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
+  }
+  return true;
 }
 
 function withExtraModules(appModule: DynamicModule, extra: Array<Type | DynamicModule>): DynamicModule {

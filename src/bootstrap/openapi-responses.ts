@@ -32,7 +32,7 @@ export function describeRouteGuards(guards: RouteGuards): string | undefined {
 }
 
 type Example = { summary: string; value: Record<string, unknown> };
-type Schema = Record<string, any>;
+type Schema = Record<string, unknown>;
 type Operation = {
   operationId?: string;
   summary?: string;
@@ -47,7 +47,13 @@ const ERROR_REF = '#/components/schemas/ErrorResponseDto';
 /** Messages an operation really returns, by operationId and status (the rest come from the generic table below). */
 const OPERATION_MESSAGES: Record<string, Record<string, string[]>> = {
   AuthController_sendOtp: {
-    '400': [AUTH_MESSAGES.EMAIL_OR_PHONE_REQUIRED, AUTH_MESSAGES.INVALID_PHONE],
+    '400': [
+      AUTH_MESSAGES.EMAIL_OR_PHONE_REQUIRED,
+      AUTH_MESSAGES.INVALID_PHONE,
+      AUTH_MESSAGES.PHONE_SIGN_IN_UNAVAILABLE,
+      AUTH_MESSAGES.EMAIL_SIGN_IN_UNAVAILABLE,
+    ],
+    '503': [AUTH_MESSAGES.OTP_DELIVERY_FAILED],
     '404': ['User not found'],
     '409': [AUTH_MESSAGES.IDENTITY_DIFFERENT_ACCOUNTS, AUTH_MESSAGES.PHONE_LINKED_TO_OTHER_EMAIL],
   },
@@ -114,8 +120,8 @@ const GENERIC_MESSAGES: Record<string, string> = {
 
 /**
  * Post-processing of the generated document: what decorators cannot say per operation and status
- * (error examples, Retry-After, 2xx descriptions, request examples) and nullable objects written so
- * that strict OAS 3.0 validators accept the nulls the service sends.
+ * (error examples, Retry-After, 2xx descriptions, request examples). Nullable fields are written for
+ * OAS 3.1 afterwards (openapi-3-1.ts).
  */
 export function documentResponses(document: OpenAPIObject, guards: Map<string, RouteGuards>, now: Date = new Date()): void {
   for (const [path, item] of Object.entries(document.paths)) {
@@ -124,18 +130,17 @@ export function documentResponses(document: OpenAPIObject, guards: Map<string, R
       if (!operation) continue;
       for (const [status, response] of Object.entries(operation.responses)) {
         if (/^2/.test(status) && !response.description) response.description = operation.summary ?? STATUS_CODES[Number(status)] ?? 'Success';
-        if (status === '429') {
+        if (status === '429' || status === '503') {
           response.headers = { ...response.headers, 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } } };
         }
         const media = response.content?.['application/json'];
         if (Number(status) >= 400 && media?.schema?.$ref === ERROR_REF) {
-          response.content = { 'application/json': { schema: media.schema, examples: errorExamples(path, operation, status, guards.get(operation.operationId ?? '')) } };
+          response.content = { 'application/json': { schema: media.schema, examples: errorExamples(path, method, operation, status, guards.get(operation.operationId ?? '')) } };
         }
       }
     }
   }
   refreshRideRequestExamples(document, now);
-  writeNullableObjects(document);
 }
 
 /**
@@ -154,7 +159,7 @@ export function refreshRideRequestExamples(document: OpenAPIObject, now: Date = 
   return document;
 }
 
-function errorExamples(path: string, operation: Operation, status: string, guard?: RouteGuards): Record<string, Example> {
+function errorExamples(path: string, method: string, operation: Operation, status: string, guard?: RouteGuards): Record<string, Example> {
   const code = Number(status);
   const error = STATUS_CODES[code] ?? 'Error';
   const value = (message: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ statusCode: code, error, message, ...extra });
@@ -173,8 +178,12 @@ function errorExamples(path: string, operation: Operation, status: string, guard
         ? { field: 'limit', message: 'limit must not be greater than 100' }
         : { field: 'radius_km', message: `radius_km must not be greater than ${NEARBY_MAX_RADIUS_KM}` };
       examples.validation = { summary: `Validation failed: ${detail.message}`, value: value(detail.message, { details: [detail] }) };
-    } else {
+    } else if (operation.parameters?.some((p) => p.in === 'path')) {
       examples.malformed_url = { summary: 'Malformed URL', value: value('Malformed URL: invalid percent-encoding in the path') };
+    }
+    if (!operation.requestBody && method !== 'get') {
+      const detail = { field: 'fare', message: 'property fare should not exist' };
+      examples.no_body = { summary: 'This operation takes no body: any field is unknown', value: value(detail.message, { details: [detail] }) };
     }
     if (operation.operationId === 'RidesController_estimate' || operation.operationId === 'RidesController_book') {
       const detail = { field: 'pickup.latitude', message: 'pickup.latitude must be a latitude string or number' };
@@ -226,21 +235,4 @@ function rideRequestExamples(now: Date, book: boolean): Record<string, Example> 
       value: { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'delivery', ...common, passenger_count: 0 },
     },
   };
-}
-
-/**
- * `nullable` beside `allOf: [$ref]` is ignored by strict OAS 3.0 validators (the $ref'd object still
- * refuses null); `oneOf` with `nullable` is read as "the object or null". A nullable enum lists null.
- */
-function writeNullableObjects(document: OpenAPIObject): void {
-  for (const schema of Object.values(document.components?.schemas ?? {}) as Schema[]) {
-    for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) {
-      if (!property.nullable) continue;
-      if (Array.isArray(property.allOf)) {
-        const { allOf, ...rest } = property;
-        schema.properties[name] = { ...rest, oneOf: allOf };
-      }
-      if (Array.isArray(property.enum) && !property.enum.includes(null)) property.enum = [...property.enum, null];
-    }
-  }
 }

@@ -4,12 +4,29 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from '../app.module';
 import { REQUIRES_REGISTRATION, ROLES } from '../common/auth/auth.decorators';
 import { ErrorResponseDto } from '../common/http/error-response.dto';
+import { toOpenApi31 } from './openapi-3-1';
 import { describeRouteGuards, documentResponses, refreshRideRequestExamples, RouteGuards, TAGS } from './openapi-responses';
 import { AppConfig } from '../config/app-config';
+import { REALTIME_PATH } from '../modules/realtime/realtime.gateway';
 
 export const API_PREFIX = 'api/v1';
 /** Probes stay at the root, where load balancers and orchestrators look for them. */
-export const UNPREFIXED_ROUTES = ['health/live', 'health/ready'];
+export const UNPREFIXED_ROUTES = ['health', 'health/live', 'health/ready'];
+export const DOCS_PATH = 'docs';
+export const DOCS_JSON_PATH = 'docs-json';
+
+/**
+ * Where a person starts, as the start-up log names it: every address is served (a process test asks
+ * each one). A host listening on every interface is named as localhost.
+ */
+export function startUpAddresses(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const http = `http://${name}:${port}`;
+  return (
+    `Swagger UI ${http}/${DOCS_PATH} (OpenAPI ${http}/${DOCS_JSON_PATH}); the API under /${API_PREFIX}, e.g. ${http}/${API_PREFIX}/rides/categories; ` +
+    `health ${http}/health; live events ws://${name}:${port}${REALTIME_PATH}`
+  );
+}
 
 /** Routing shared by the served app and the offline document export, so both describe the same paths. */
 export function applyRouting(app: NestFastifyApplication): void {
@@ -22,7 +39,11 @@ const API_DESCRIPTION = `OTP sign-in, passenger booking with driver bids, driver
 **Conventions.** snake_case JSON; times ISO 8601 UTC; money in major units with 2 decimals plus \`currency\`;
 users and categories have integer ids, rides and bids UUIDs. Every error is
 \`{statusCode, error, message}\` (ErrorResponseDto), plus \`details[{field, message}]\` on validation failures;
-unknown request fields are rejected with 400; 429s carry \`Retry-After\`.
+unknown request fields are rejected with 400, also on operations that take no body (send none, or \`{}\`),
+and so are a body that is not a JSON object (\`null\`, an array), U+0000 or a lone surrogate in any string,
+more than 1,000 keys in one object, 10,000 elements in one array or 20,000 values in all, nesting deeper than 32 levels
+(\`details\` lists at most 10 problems); a request that has not fully arrived after REQUEST_TIMEOUT_MS
+(30 s) is answered 408 and closed; 429s carry \`Retry-After\`.
 
 **Live channel.** \`ws://<host>/api/v1/ws/rides/live?token=<access_token>\` on the same port. A missing or
 refused token closes the socket with 4401 before any message. Every message is
@@ -40,6 +61,7 @@ refused token closes the socket with 4401 before any message. Every message is
 
 Client frames: \`{"type": "ping"}\` is answered with \`{"type": "pong", "at"}\`; anything else gets
 \`{"type": "error", "data": {code, message}}\`. Close codes: 4401 refused token, 4403 user blocked or deleted,
+4429 more than WS_MAX_SOCKETS_PER_USER (5) sockets of one user on this instance (the oldest is closed),
 1008 message flood, 1009 frame too large, 1013 slow consumer, 1011 server failure, 1001 shutting down.`;
 
 export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
@@ -56,12 +78,12 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
   const guards = routeGuards(app);
   documentCommonErrors(document, guards);
   documentResponses(document, guards);
-  return document;
+  return toOpenApi31(document);
 }
 
 export function setupOpenApi(app: NestFastifyApplication): void {
-  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
-    jsonDocumentUrl: 'docs-json',
+  SwaggerModule.setup(DOCS_PATH, app, () => buildOpenApiDocument(app), {
+    jsonDocumentUrl: DOCS_JSON_PATH,
     swaggerOptions: { persistAuthorization: true },
     patchDocumentOnRequest: (_req, _res, document) => refreshRideRequestExamples(document),
   });
@@ -102,7 +124,8 @@ function documentCommonErrors(document: OpenAPIObject, guards: Map<string, Route
       const add = (status: string, description: string): void => {
         responses[status] ??= { description, content: ERROR_CONTENT };
       };
-      const hasInput = Boolean(operation.requestBody) || Boolean(operation.parameters?.length);
+      // Any write refuses a body field it does not declare, so a write without a body has input too.
+      const hasInput = Boolean(operation.requestBody) || Boolean(operation.parameters?.length) || method !== 'get';
       if (hasInput) add('400', 'Validation failed (`details` names each field) or malformed JSON');
       const isPublic = operation.security?.some((requirement) => Object.keys(requirement).length === 0) ?? false;
       if (!isPublic) add('401', 'Missing, malformed, expired or wrong-type access token');

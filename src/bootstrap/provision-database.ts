@@ -18,7 +18,11 @@ export function withDatabaseUrl(config: AppConfig, databaseUrl: string): AppConf
  * With DATABASE_URL, use that server; without it, start the embedded PostgreSQL under .data/ and
  * publish its URL in `<data dir>.url` for the operator and TypeORM CLIs while it runs.
  */
-export async function provisionDatabase(config: AppConfig, logger: Logger): Promise<ProvisionedDatabase> {
+export async function provisionDatabase(
+  config: AppConfig,
+  logger: Logger,
+  options: { whileStarting?: () => void } = {},
+): Promise<ProvisionedDatabase> {
   if (config.databaseUrl) return { config, stop: async () => undefined };
   const started = Date.now();
   const embedded = await startEmbeddedPostgres({
@@ -26,6 +30,13 @@ export async function provisionDatabase(config: AppConfig, logger: Logger): Prom
     port: config.embeddedPgPort,
     log: (line) => logger.debug({ component: 'embedded-postgres' }, line),
     warn: (line) => logger.warn({ component: 'embedded-postgres' }, line),
+    whileStarting: options.whileStarting,
+  }).catch((err: unknown) => {
+    // The Docker image leaves the binaries out (an optional dependency): say what to do instead.
+    if (err instanceof Error && /Cannot find (package|module) '@embedded-postgres\//.test(err.message)) {
+      throw new Error('DATABASE_URL is not set and this installation has no embedded PostgreSQL (the Docker image carries none): set DATABASE_URL');
+    }
+    throw err;
   });
   const urlFile = embeddedUrlFile(config.embeddedPgDataDir);
   writeFileSync(urlFile, `${embedded.url}\n`, { mode: 0o600 });

@@ -2,7 +2,8 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { toMajor } from '../common/money';
 import { AppConfig } from '../config/app-config';
 import { DriversService } from '../modules/drivers/drivers.service';
-import { CreatePromoCodeInput, PromoCodesService } from '../modules/rides/promo-codes.service';
+import { CreatePromoCodeInput, PromoCodesService } from '../modules/rides/pricing/promo-codes.service';
+import { VehicleCategoriesService } from '../modules/rides/pricing/vehicle-categories.service';
 import { UsersService } from '../modules/users/users.service';
 import { WalletsService } from '../modules/wallets/wallets.service';
 import { amountArg, CliCheckFailed, CliUsageError, dateArg, expectPositionals, parseCommandArgs, userIdArg, wholeNumberArg } from './cli-args';
@@ -121,6 +122,17 @@ const ledgerCheck: CliCommand = {
   },
 };
 
+const CATEGORIES_RELOAD_USAGE = 'categories:reload';
+const categoriesReload: CliCommand = {
+  usage: CATEGORIES_RELOAD_USAGE,
+  summary: 'After editing vehicle_categories by hand (fares, activity): every running instance reloads the categories at once',
+  async run(app, args) {
+    expectPositionals(parseCommandArgs(args, {}, CATEGORIES_RELOAD_USAGE), [], CATEGORIES_RELOAD_USAGE);
+    app.get(VehicleCategoriesService, { strict: false }).announceChanged();
+    return 'Announced: running instances reload the vehicle categories';
+  },
+};
+
 export const COMMANDS: Readonly<Record<string, CliCommand>> = {
   'driver:approve': driverStatusCommand('approved', 'approve'),
   'driver:reject': driverStatusCommand('rejected', 'reject'),
@@ -130,6 +142,7 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
   'wallet:credit': walletCredit,
   'promo:create': promoCreate,
   'ledger:check': ledgerCheck,
+  'categories:reload': categoriesReload,
 };
 
 export function helpText(): string {

@@ -1,6 +1,8 @@
 import { AppConfig, ConfigError } from './app-config';
 
 const SECRET = 'a-secret-that-is-definitely-32-bytes-or-more';
+/** Production needs a sign-in channel (CONTRACT §10). */
+const MAIL = { SMTP_URL: 'smtp://mail.example.com', MAIL_FROM: 'Rides <no-reply@example.com>' };
 
 function failure(env: Record<string, string>): ConfigError {
   try {
@@ -96,7 +98,7 @@ describe('AppConfig.fromEnv', () => {
   });
 
   it('production with a secret starts, and auto-approval of drivers is off by default', () => {
-    const config = AppConfig.fromEnv({ NODE_ENV: 'production', JWT_SECRET: SECRET });
+    const config = AppConfig.fromEnv({ NODE_ENV: 'production', JWT_SECRET: SECRET, ...MAIL });
     expect(config.jwtSecret).toBe(SECRET);
     expect(config.jwtSecretGenerated).toBe(false);
     expect(config.driverAutoApprove).toBe(false);
@@ -154,7 +156,7 @@ describe('AppConfig.fromEnv', () => {
     const err = failure({ NODE_ENV: 'production', JWT_SECRET: SECRET, CORS_ORIGINS: '*' });
     expect(err.variable).toBe('CORS_ORIGINS');
     expect(err.message).toMatch(/not \*/);
-    expect(AppConfig.fromEnv({ NODE_ENV: 'production', JWT_SECRET: SECRET, CORS_ORIGINS: 'https://admin.example.com' }).corsOrigins).toEqual([
+    expect(AppConfig.fromEnv({ NODE_ENV: 'production', JWT_SECRET: SECRET, ...MAIL, CORS_ORIGINS: 'https://admin.example.com' }).corsOrigins).toEqual([
       'https://admin.example.com',
     ]);
   });

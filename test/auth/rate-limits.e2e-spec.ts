@@ -122,6 +122,7 @@ function limiterContract(name: string, make: () => RateLimiter) {
     expect(results.map((r) => r.hits).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(results.filter((r) => r.allowed)).toHaveLength(4);
     expect(results.every((r) => r.retryAfterSeconds === 1)).toBe(true);
+    // The window is what is under test, and it is a time: the one wait in the suite that is not for an event.
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const next = await limiter.hit(key, 4, 1);
     expect(next).toMatchObject({ allowed: true, hits: 1 });

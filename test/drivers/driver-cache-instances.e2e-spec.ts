@@ -2,6 +2,7 @@ import { DriversService } from '../../src/modules/drivers/drivers.service';
 import { createUser } from '../support/factories';
 import { twoInstancesOverRedis } from '../support/instances';
 import { describeWithRedis } from '../support/redis';
+import { eventsCrossed } from '../realtime/live-client';
 
 /**
  * Nearby reads the driver record (approval, category) from a per-instance cache that lives a minute
@@ -11,9 +12,6 @@ import { describeWithRedis } from '../support/redis';
 describeWithRedis('driver record cache across instances (Redis)', () => {
   const apps = twoInstancesOverRedis({ DRIVER_CACHE_MS: '60000' });
 
-  /** The event's trip through Redis pub/sub (about a millisecond), far below the cache's minute. */
-  const crossRedis = () => new Promise((resolve) => setTimeout(resolve, 100));
-
   it('a suspension and a re-approval on one instance decide nearby on the other as soon as the event arrives', async () => {
     const { first, second } = apps();
     const driver = await createUser(first, { role: 'driver' });
@@ -22,13 +20,13 @@ describeWithRedis('driver record cache across instances (Redis)', () => {
     expect((await nearbyOnSecond()).statusCode).toBe(200); // the approved record is now cached on the second instance
 
     await first.get(DriversService).setApprovalStatus(driver.id, 'suspended');
-    await crossRedis();
+    await eventsCrossed([first, second]);
     const refused = await nearbyOnSecond();
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toMatch(/approved/i);
 
     await first.get(DriversService).setApprovalStatus(driver.id, 'approved');
-    await crossRedis();
+    await eventsCrossed([first, second]);
     expect((await nearbyOnSecond()).statusCode).toBe(200);
   });
 });

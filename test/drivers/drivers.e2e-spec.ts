@@ -1,6 +1,8 @@
 import { EventBus } from '../../src/common/events/event-bus';
 import { DriverLocationsService } from '../../src/modules/drivers/driver-locations.service';
 import { DriversService } from '../../src/modules/drivers/drivers.service';
+import { RidesService } from '../../src/modules/rides/rides.service';
+import { waitFor } from '../support/wait';
 import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { acceptedRide, bookRide, onlineDriver } from '../rides/ride-helpers';
@@ -83,8 +85,9 @@ describe('driver operations', () => {
     await call(driver.accessToken, 'PUT', '/driver/location', { latitude: 52.5, longitude: 13.4, speed: 7 });
     const idle = await onlineDriver(t);
     await call(idle.accessToken, 'PUT', '/driver/location', { latitude: 52.5, longitude: 13.4 });
-    for (let i = 0; i < 20 && seen.length === 0; i += 1) await new Promise((r) => setTimeout(r, 25));
-    await new Promise((r) => setTimeout(r, 100));
+    // Each heartbeat looks up its driver's ride after answering, then announces (or not) in the same turn.
+    const rides = t.get(RidesService);
+    await waitFor('both ride lookups done', () => rides.peekAssignedRideOfDriver(driver.id) !== undefined && rides.peekAssignedRideOfDriver(idle.id) !== undefined);
     off();
     expect(seen).toEqual([
       {

@@ -1,5 +1,6 @@
 import { DriverLocationsService, FLUSH_CHUNK_SIZE } from '../../src/modules/drivers/driver-locations.service';
 import { DriversRepository } from '../../src/modules/drivers/drivers.repository';
+import { waitFor } from '../support/wait';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -56,7 +57,8 @@ describe('driver location flush at fleet scale', () => {
     const a = first.get(DriverLocationsService);
     const b = second.get(DriverLocationsService);
     ids.slice(0, 8000).reverse().forEach((id) => void a.record(id, { latitude: 30, longitude: 20 }));
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    const stamped = Date.now();
+    await waitFor("the clock past the first instance's pings", () => Date.now() > stamped);
     ids.slice(4000).forEach((id) => void b.record(id, { latitude: 40, longitude: 20 }));
     await Promise.all([a.flush(), b.flush(), a.flush(), b.flush()]);
     const rows = await stored();

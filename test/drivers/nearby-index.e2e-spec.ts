@@ -1,5 +1,5 @@
 import { haversineKm } from '../../src/common/geo';
-import { NearbyQuery, RidesRepository } from '../../src/modules/rides/repositories/rides.repository';
+import { NearbyQuery, RidesRepository } from '../../src/modules/rides/read-models/rides.repository';
 import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bookRide, onlineDriver } from '../rides/ride-helpers';

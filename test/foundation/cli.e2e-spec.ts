@@ -15,10 +15,10 @@ describe('operator CLI commands (against the real application and database)', ()
 
   it('help lists every command', () => {
     const help = helpText();
-    for (const name of ['driver:approve', 'driver:reject', 'driver:suspend', 'user:block', 'user:unblock', 'wallet:credit', 'promo:create', 'ledger:check', 'help']) {
+    for (const name of ['driver:approve', 'driver:reject', 'driver:suspend', 'user:block', 'user:unblock', 'wallet:credit', 'promo:create', 'ledger:check', 'categories:reload', 'help']) {
       expect(help).toContain(name);
     }
-    expect(Object.keys(COMMANDS)).toHaveLength(8);
+    expect(Object.keys(COMMANDS)).toHaveLength(9);
   });
 
   it('an unknown command, a missing or extra argument, or a bad user id is a usage error', async () => {
@@ -155,5 +155,21 @@ describe('operator CLI commands (against the real application and database)', ()
     await t.db.query(`INSERT INTO wallet_ledger_entries (wallet_id, transfer_id, amount_minor, kind, reason) VALUES ($1, $2, 100, 'funding', 'half a transfer')`, [wallet.id, transfer]);
     await t.db.query(`UPDATE wallets SET balance_minor = balance_minor + 100 WHERE id = $1`, [wallet.id]);
     await expect(run('ledger:check')).rejects.toThrow(new RegExp(`transfer ${transfer}: entries sum to 1.00 USD`));
+  });
+
+  it('categories:reload makes the running application serve a hand-edited category at once', async () => {
+    const categories = async (): Promise<Array<{ id: number; base_fare: number }>> =>
+      JSON.parse((await t.request({ method: 'GET', url: '/api/v1/rides/categories' })).body);
+    const [first] = await categories();
+    try {
+      await t.db.query('UPDATE vehicle_categories SET base_fare_minor = base_fare_minor + 111 WHERE id = $1', [first!.id]);
+      expect((await categories())[0]!.base_fare).toBe(first!.base_fare); // still the cached copy
+      expect(await run('categories:reload')).toBe('Announced: running instances reload the vehicle categories');
+      expect((await categories())[0]!.base_fare).toBeCloseTo(first!.base_fare + 1.11, 2);
+    } finally {
+      await t.db.query('UPDATE vehicle_categories SET base_fare_minor = base_fare_minor - 111 WHERE id = $1', [first!.id]);
+      await run('categories:reload');
+    }
+    await expect(run('categories:reload', 'now')).rejects.toThrow(CliUsageError);
   });
 });

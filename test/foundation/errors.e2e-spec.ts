@@ -176,8 +176,17 @@ describe('error responses (contract error shape)', () => {
     expect(res.statusCode).toBe(400);
   });
 
-  it('null, an empty body or no body is validated as {} (required fields reported)', async () => {
-    for (const payload of ['null', '', '  ', undefined]) {
+  it('a JSON null body is 400 like any other non-object; an empty body or no body is validated as {} (required fields reported)', async () => {
+    for (const url of ['/api/v1/probe/dto', '/api/v1/probe/optional']) {
+      const res = await t.request({ method: 'POST', url, payload: 'null', headers: JSON_HEADERS });
+      expect(res.json()).toEqual({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: 'Request body must be a JSON object',
+        details: [{ field: 'body', message: 'Request body must be a JSON object' }],
+      });
+    }
+    for (const payload of ['', '  ', undefined]) {
       const res = await t.request({ method: 'POST', url: '/api/v1/probe/dto', payload, headers: JSON_HEADERS });
       expect(res.statusCode).toBe(400);
       expect(res.json().details).toEqual([{ field: 'name', message: 'name must be a string' }]);

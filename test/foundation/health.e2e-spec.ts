@@ -1,6 +1,7 @@
 import { startTestApp, TestApp } from '../support/test-app';
 import { describeWithRedisServer, spawnRedis, TestRedis } from '../support/redis';
 import { withAdminClient } from '../support/test-database';
+import { waitFor } from '../support/wait';
 
 describe('health endpoints', () => {
   let t: TestApp;
@@ -22,9 +23,16 @@ describe('health endpoints', () => {
     expect(res.json()).toEqual({ status: 'ok', checks: { database: 'up' } });
   });
 
-  it('the OpenAPI document lists both probes', async () => {
+  it('GET /health answers as /health/ready, outside the /api/v1 prefix', async () => {
+    const res = await t.request({ method: 'GET', url: '/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok', checks: { database: 'up' } });
+    expect((await t.request({ method: 'GET', url: '/api/v1/health' })).statusCode).toBe(404);
+  });
+
+  it('the OpenAPI document lists the probes', async () => {
     const res = await t.request({ method: 'GET', url: '/docs-json' });
-    expect(Object.keys(res.json().paths)).toEqual(expect.arrayContaining(['/health/live', '/health/ready']));
+    expect(Object.keys(res.json().paths)).toEqual(expect.arrayContaining(['/health', '/health/live', '/health/ready']));
   });
 
   // Last: it destroys this file's database.
@@ -46,6 +54,7 @@ describe('health endpoints', () => {
     expect(Date.now() - started).toBeLessThan(3000);
 
     expect((await t.request({ method: 'GET', url: '/health/live' })).statusCode).toBe(200);
+    expect((await t.request({ method: 'GET', url: '/health' })).statusCode).toBe(503);
   });
 });
 
@@ -71,13 +80,12 @@ describeWithRedisServer(NAME, () => {
 
     await redis.stop();
     // stop() signals redis-server without waiting for it to exit: poll until readiness notices.
-    let down = up;
-    for (let attempt = 0; attempt < 50 && down.statusCode === 200; attempt++) {
-      await new Promise((r) => setTimeout(r, 100));
+    const down = await waitFor('readiness to notice Redis stopped', async () => {
       const started = Date.now();
-      down = await t.request({ method: 'GET', url: '/health/ready' });
+      const res = await t.request({ method: 'GET', url: '/health/ready' });
       expect(Date.now() - started).toBeLessThan(3000);
-    }
+      return res.statusCode !== 200 && res;
+    }, 5000);
     expect(down.statusCode).toBe(503);
     expect(down.json()).toMatchObject({ message: 'Not ready: redis is down', checks: { database: 'up', redis: 'down' } });
     expect((await t.request({ method: 'GET', url: '/health/live' })).statusCode).toBe(200);

@@ -29,10 +29,10 @@ describe('malformed requests on every documented operation', () => {
   const concrete = (path: string): string => path.replace(/\{[^}]+\}/g, () => randomUUID());
   const tokenFor = (path: string): string => (path.includes('/driver/') ? driver.accessToken : passenger.accessToken);
 
-  function expectClientError(label: string, res: { statusCode: number; json: () => any }): void {
+  function expectClientError(label: string, res: { statusCode: number; json: () => unknown }): void {
     expect([label, res.statusCode < 500]).toEqual([label, true]);
     if (res.statusCode >= 400) {
-      const body = res.json();
+      const body = res.json() as { message?: unknown; statusCode?: unknown };
       expect([label, typeof body.message, body.statusCode]).toEqual([label, 'string', res.statusCode]);
     }
   }

@@ -1,12 +1,39 @@
 import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 
-type Schema = Record<string, any>;
-export type OpenApiDocument = { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, Schema> } };
+/** An OpenAPI schema object (3.1, or 3.0 with nullable), as far as these tools read one. */
+export interface Schema {
+  $ref?: string;
+  type?: string | string[];
+  nullable?: boolean;
+  example?: unknown;
+  examples?: unknown;
+  default?: unknown;
+  enum?: unknown[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  additionalProperties?: boolean | Schema;
+  allOf?: Schema[];
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+  [key: string]: unknown;
+}
+export interface MediaType {
+  schema?: Schema;
+  examples?: Record<string, { value: { message: string } }>;
+}
+export interface Operation {
+  responses: Record<string, { description?: string; headers?: Record<string, { schema?: Schema }>; content?: Record<string, MediaType> } | undefined>;
+  [key: string]: unknown;
+}
+export type OpenApiDocument = { openapi?: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
 
 /**
- * OAS 3.0 schema → JSON Schema the way strict tools read it (openapi-schema-to-json-schema): `nullable`
- * adds null to `type`, to `oneOf`/`anyOf` and to `enum`; beside `allOf` alone it means nothing.
+ * OAS 3.1 schema → the JSON Schema ajv checks: $refs inlined, annotations dropped, and objects closed
+ * (`additionalProperties: false` where the schema lists properties and says nothing else), so a field
+ * the service sends but the document does not describe is a failure. A 3.0 `nullable` is read the way
+ * strict tools read it (null added to `type`, `oneOf`/`anyOf` and `enum`; beside `allOf` alone it means
+ * nothing), though the served document has none (openapi.e2e-spec.ts).
  */
 export function toJsonSchema(schema: Schema, document: OpenApiDocument, depth = 0): Schema {
   if (depth > 30) throw new Error('schema nesting too deep (cyclic $ref?)');
@@ -18,12 +45,13 @@ export function toJsonSchema(schema: Schema, document: OpenApiDocument, depth = 
   }
   const { nullable, example: _example, examples: _examples, ...out } = schema;
   const sub = (s: Schema): Schema => toJsonSchema(s, document, depth + 1);
-  if (out.properties) out.properties = Object.fromEntries(Object.entries(out.properties as Record<string, Schema>).map(([k, v]) => [k, sub(v)]));
+  if (out.properties) out.properties = Object.fromEntries(Object.entries(out.properties).map(([k, v]) => [k, sub(v)]));
+  if (out.properties && out.additionalProperties === undefined) out.additionalProperties = false;
   if (out.items) out.items = sub(out.items);
   if (out.additionalProperties && typeof out.additionalProperties === 'object') out.additionalProperties = sub(out.additionalProperties);
-  for (const key of ['allOf', 'oneOf', 'anyOf'] as const) if (out[key]) out[key] = (out[key] as Schema[]).map(sub);
+  for (const key of ['allOf', 'oneOf', 'anyOf'] as const) out[key] &&= out[key].map(sub);
   if (nullable === true) {
-    if (out.type) out.type = [out.type, 'null'];
+    if (out.type) out.type = [...[out.type].flat(), 'null'];
     if (out.oneOf) out.oneOf = [...out.oneOf, { type: 'null' }];
     if (out.anyOf) out.anyOf = [...out.anyOf, { type: 'null' }];
     if (out.enum && !out.enum.includes(null)) out.enum = [...out.enum, null];
@@ -32,7 +60,7 @@ export function toJsonSchema(schema: Schema, document: OpenApiDocument, depth = 
 }
 
 /** The document operation a concrete request hits (path parameters match one segment). */
-export function findOperation(document: OpenApiDocument, method: string, url: string): { path: string; operation: any } | undefined {
+export function findOperation(document: OpenApiDocument, method: string, url: string): { path: string; operation: Operation } | undefined {
   const path = url.split('?')[0];
   const candidates = Object.keys(document.paths).filter((template) => {
     const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
@@ -63,7 +91,7 @@ export class ResponseValidator {
   errorMessagesFor(method: string, url: string, status: number): string[] {
     const found = findOperation(this.document, method, url);
     const examples = found?.operation.responses[String(status)]?.content?.['application/json']?.examples ?? {};
-    return Object.values(examples as Record<string, { value: { message: string } }>).map((e) => e.value.message);
+    return Object.values(examples).map((e) => e.value.message);
   }
 
   /** Problems of a response body against its documented schema ([] when it conforms). */
@@ -84,15 +112,18 @@ export class ResponseValidator {
 /** The body Swagger UI pre-fills from a schema: every property, from its example, default or first enum value. */
 export function sampleFromSchema(schema: Schema, document: OpenApiDocument, depth = 0): unknown {
   if (depth > 20) return undefined;
-  if (schema.$ref) return sampleFromSchema(document.components.schemas[String(schema.$ref).replace('#/components/schemas/', '')], document, depth + 1);
+  if (schema.$ref) return sampleFromSchema(document.components.schemas[schema.$ref.replace('#/components/schemas/', '')] ?? {}, document, depth + 1);
   if (schema.example !== undefined) return schema.example;
   if (schema.default !== undefined) return schema.default;
   if (schema.enum) return schema.enum[0];
-  if (schema.allOf) return Object.assign({}, ...schema.allOf.map((s: Schema) => sampleFromSchema(s, document, depth + 1)));
-  if (schema.oneOf ?? schema.anyOf) return sampleFromSchema((schema.oneOf ?? schema.anyOf)[0], document, depth + 1);
-  if (schema.type === 'array') return [sampleFromSchema(schema.items ?? {}, document, depth + 1)];
-  if (schema.type === 'object' || schema.properties) {
-    return Object.fromEntries(Object.entries((schema.properties ?? {}) as Record<string, Schema>).map(([k, v]) => [k, sampleFromSchema(v, document, depth + 1)]));
+  if (schema.allOf) return Object.assign({}, ...schema.allOf.map((s) => sampleFromSchema(s, document, depth + 1)));
+  const choices = schema.oneOf ?? schema.anyOf;
+  if (choices) return sampleFromSchema(choices[0]!, document, depth + 1);
+  // OAS 3.1: a nullable field's type is a list such as ['string', 'null']; the sample is of the other.
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  if (type === 'array') return [sampleFromSchema(schema.items ?? {}, document, depth + 1)];
+  if (type === 'object' || schema.properties) {
+    return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, sampleFromSchema(v, document, depth + 1)]));
   }
-  return { string: 'string', number: 0, integer: 0, boolean: true }[schema.type as string];
+  return { string: 'string', number: 0, integer: 0, boolean: true }[type as string];
 }

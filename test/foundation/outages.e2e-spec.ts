@@ -9,7 +9,9 @@ import { findFreePort } from '../../src/database/embedded-postgres';
 import { migrateAndSeed } from '../../src/database/migrate';
 import { DEV_CODE, freshPhone, post } from '../auth/auth-helpers';
 import { bookingBody, bookRide, onlineDriver, placeBid } from '../rides/ride-helpers';
-import { expectNothingMore, LiveClient, sleep } from '../realtime/live-client';
+import { EventBus } from '../../src/common/events/event-bus';
+import { expectNothingMore, LiveClient } from '../realtime/live-client';
+import { waitFor } from '../support/wait';
 import { startPostgresProcess, PostgresProcess } from '../support/embedded-postgres-process';
 import { createUser, TestUser } from '../support/factories';
 import { describeWithRedisServer, spawnRedis, TestRedis } from '../support/redis';
@@ -138,8 +140,9 @@ describeWithRedisServer('Redis outage: limits fall back to PostgreSQL, local eve
     await redis.stop();
     await redis.exited;
     // Wait until the instance has noticed (its readiness names Redis).
-    for (let i = 0; i < 50 && (await first.request({ method: 'GET', url: '/health/ready' })).statusCode === 200; i++) await sleep(100);
-    expect((await first.request({ method: 'GET', url: '/health/ready' })).statusCode).toBe(503);
+    const ready = () => first.request({ method: 'GET', url: '/health/ready' });
+    await waitFor('readiness to report Redis down', async () => (await ready()).statusCode !== 200, 5000);
+    expect((await ready()).statusCode).toBe(503);
 
     // Normal answers, quickly, and the limits still hold (counted in PostgreSQL meanwhile).
     const phone = freshPhone();
@@ -159,13 +162,13 @@ describeWithRedisServer('Redis outage: limits fall back to PostgreSQL, local eve
 
     // Redis back on the same address: both instances reconnect and resubscribe on their own.
     redis = await spawnRedis(redisPort);
-    await waitForEventConnections(redis, 2);
+    await waitForEventConnections([first, second], redis);
     while (passengerOnSecond.pending().length > 0) await passengerOnSecond.next();
     const secondDriver = await onlineDriver(second);
     const secondBid = await placeBid(second, secondDriver, ride.id, 13);
     expect(await passengerOnFirst.next('bid_submitted', 3000)).toMatchObject({ data: { bid: { id: secondBid.id } } });
     expect(await passengerOnSecond.next('bid_submitted', 3000)).toMatchObject({ data: { bid: { id: secondBid.id } } });
-    await expectNothingMore([passengerOnFirst, passengerOnSecond]);
+    await expectNothingMore([passengerOnFirst, passengerOnSecond], { across: [first, second] });
   }, 60_000);
 
   it('rate-limit counters in Redis do not carry over to a fresh database behind the same Redis', async () => {
@@ -192,16 +195,13 @@ describeWithRedisServer('Redis outage: limits fall back to PostgreSQL, local eve
   }, 60_000);
 });
 
-/** Until every instance's publisher and subscriber are connected to the restarted server. */
-async function waitForEventConnections(redis: TestRedis, instances: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const list = String(await redis.client.client('LIST'));
-    const count = (name: string) => list.split('\n').filter((line) => line.includes(`name=${name} `)).length;
-    if (count('ride-hailing-events-pub') >= instances && count('ride-hailing-events-sub') >= instances) {
-      await sleep(200); // past the ready check and the resubscription
-      return;
-    }
-    await sleep(100);
-  }
-  throw new Error('the instances did not reconnect to the restarted Redis');
+/** Until every instance's event publisher is ready on the restarted server and its subscriber has subscribed again. */
+async function waitForEventConnections(apps: TestApp[], redis: TestRedis): Promise<void> {
+  const channel = `${apps[0]!.config.redisKeyPrefix}:domain-events`;
+  // The publisher drops what it is given before its ready check (no offline queue): its state is the condition.
+  const publisherReady = (app: TestApp) => (app.get(EventBus) as unknown as { publisher: { status: string } }).publisher.status === 'ready';
+  await waitFor('the instances reconnected to the restarted Redis', async () => {
+    const [, subscribers] = (await redis.client.pubsub('NUMSUB', channel)) as [string, number];
+    return subscribers >= apps.length && apps.every(publisherReady);
+  });
 }

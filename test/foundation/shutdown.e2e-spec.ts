@@ -4,12 +4,15 @@ import { Public } from '../../src/common/auth/auth.decorators';
 import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 
+let slowStarted: () => void = () => undefined;
+
 /** A request that is still running when shutdown begins. */
 @Public()
 @Controller('probe')
 class SlowController {
   @Get('slow')
   async slow(): Promise<{ finished: boolean }> {
+    slowStarted();
     await new Promise((r) => setTimeout(r, 700));
     return { finished: true };
   }
@@ -34,8 +37,9 @@ describe('graceful shutdown (app.close(), as main.ts does on SIGTERM/SIGINT)', (
     });
     const socketClosed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
 
+    const handlerStarted = new Promise<void>((resolve) => (slowStarted = resolve));
     const inFlight = fetch(`${t.baseUrl}/api/v1/probe/slow`);
-    await new Promise((r) => setTimeout(r, 150));
+    await handlerStarted;
     const closing = t.app.close();
 
     const res = await inFlight;

@@ -3,8 +3,9 @@ import { EventBus } from '../../src/common/events/event-bus';
 import { ConnectionRegistry } from '../../src/modules/realtime/connection-registry';
 import { createUser, TestUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
-import { expectNothingMore, LiveClient, liveUrl, sleep } from './live-client';
+import { expectNothingMore, LiveClient, liveUrl } from './live-client';
 import { partialBid } from '../support/event-fixtures';
+import { waitFor } from '../support/wait';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -54,6 +55,13 @@ describe('live channel: connection, protocol and protection', () => {
       await expectRefused(expired);
     });
 
+    it('refuses an access token without exp (it would never expire)', async () => {
+      const now = Math.floor(Date.now() / 1000);
+      const forever = t.get(JwtService).sign({ sub: String(passenger.id), role: 'passenger', type: 'access', iat: now });
+      expect(JSON.parse(Buffer.from(forever.split('.')[1]!, 'base64url').toString())).not.toHaveProperty('exp');
+      await expectRefused(forever);
+    });
+
     it('refuses a refresh token', async () => {
       await expectRefused(passenger.refreshToken);
     });
@@ -100,7 +108,7 @@ describe('live channel: connection, protocol and protection', () => {
       t.get(EventBus).publish('bid.submitted', { ride_id: 'r-1', passenger_id: passenger.id, driver_id: 1, bid: partialBid({ id: 'b-1' }) });
       for (const c of [phone, tablet]) expect(await c.next('bid_submitted')).toMatchObject({ ride_id: 'r-1', data: { bid: partialBid({ id: 'b-1' }) } });
       await Promise.all([phone.close(), tablet.close()]);
-      await waitFor(() => t.get(ConnectionRegistry).connectionsOf(passenger.id).size === 0);
+      await waitFor('the connection unregistered', () => t.get(ConnectionRegistry).connectionsOf(passenger.id).size === 0);
     });
 
     it('answers malformed frames and unknown types with an error message and keeps the connection', async () => {
@@ -130,6 +138,26 @@ describe('live channel: connection, protocol and protection', () => {
   });
 
   describe('protection', () => {
+    it('a user holds at most WS_MAX_SOCKETS_PER_USER (5) sockets: one more closes the oldest with 4429', async () => {
+      const user = await createUser(t);
+      const bystander = await LiveClient.connect(t, passenger.accessToken);
+      const sockets: LiveClient[] = [];
+      for (let i = 0; i < 5; i += 1) sockets.push(await LiveClient.connect(t, user.accessToken));
+      const registry = t.get(ConnectionRegistry);
+      expect(registry.connectionsOf(user.id).size).toBe(5);
+      sockets.push(await LiveClient.connect(t, user.accessToken));
+      // The oldest socket closes at once; were it kept open, the test's timeout fails it.
+      const oldest = await sockets[0]!.closed;
+      expect(oldest).toEqual({ code: 4429, reason: 'Too many live sockets: at most 5 per user' });
+      expect(registry.connectionsOf(user.id).size).toBe(5);
+      // The five newest keep receiving; another user's socket was never touched.
+      t.get(EventBus).publish('bid.submitted', { ride_id: 'r-cap', passenger_id: user.id, driver_id: 1, bid: partialBid({ id: 'b-cap' }) });
+      for (const c of sockets.slice(1)) expect((await c.next('bid_submitted')).ride_id).toBe('r-cap');
+      bystander.send({ type: 'ping' });
+      expect((await bystander.next()).type).toBe('pong');
+      await Promise.all([...sockets.slice(1), bystander].map((c) => c.close()));
+    });
+
     it('rate-limits a flood of pings, then closes it (1008); the service and other clients carry on', async () => {
       const other = await createUser(t);
       const bystander = await LiveClient.connect(t, other.accessToken);
@@ -161,11 +189,12 @@ describe('live channel: connection, protocol and protection', () => {
       const bus = t.get(EventBus);
       const bulky = partialBid({ id: 'bulky', note: 'x'.repeat(32 * 1024) });
       const registry = t.get(ConnectionRegistry);
-      for (let round = 0; round < 40 && registry.connectionsOf(slowUser.id).size > 0; round += 1) {
+      // Publishes until the server gives up on the slow client (each round lets the sockets' I/O run).
+      await waitFor('the slow client dropped', () => {
+        if (registry.connectionsOf(slowUser.id).size === 0) return true;
         for (let i = 0; i < 50; i += 1) bus.publish('bid.submitted', { ride_id: 'r-slow', passenger_id: slowUser.id, driver_id: 1, bid: bulky });
-        await sleep(50);
-      }
-      await waitFor(() => registry.connectionsOf(slowUser.id).size === 0);
+        return false;
+      });
 
       bus.publish('bid.submitted', { ride_id: 'r-3', passenger_id: other.id, driver_id: 1, bid: partialBid({ id: 'b-3' }) });
       expect((await bystander.next('bid_submitted')).ride_id).toBe('r-3');
@@ -178,9 +207,13 @@ describe('live channel: connection, protocol and protection', () => {
     it('pings at the protocol level and drops a client that stops answering', async () => {
       const mute = await LiveClient.connect(t, passenger.accessToken, { autoPong: false });
       const healthy = await LiveClient.connect(t, passenger.accessToken);
+      // Two protocol pings the healthy client answers once the mute one is gone: it is kept.
+      let pings = 0;
+      healthy.socket.on('ping', () => (pings += 1));
       const closed = await mute.closed;
       expect(closed.code).toBe(1006);
-      await sleep(700);
+      const pingsAtClose = pings;
+      await waitFor('two more pings to the healthy client', () => pings >= pingsAtClose + 2);
       expect(healthy.socket.readyState).toBe(healthy.socket.OPEN);
       await healthy.close();
     });
@@ -194,16 +227,8 @@ describe('live channel: connection, protocol and protection', () => {
       t.get(EventBus).publish('user.access_revoked', { user_id: user.id, reason: 'blocked' });
       for (const c of [a, b]) expect((await c.closed).code).toBe(4403);
       expect(bystander.socket.readyState).toBe(bystander.socket.OPEN);
-      await expectNothingMore([bystander], 100);
+      await expectNothingMore([bystander]);
       await bystander.close();
     });
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('Condition not met in time');
-    await sleep(20);
-  }
-}

@@ -3,7 +3,9 @@ import { createUser, TestUser } from '../support/factories';
 import { twoInstancesOverRedis } from '../support/instances';
 import { describeWithRedis } from '../support/redis';
 import { startTestApp, TestApp } from '../support/test-app';
-import { expectNothingMore, LiveClient, sleep } from './live-client';
+import { NearbyDriversPort } from '../../src/modules/realtime/ports/nearby-drivers.port';
+import { waitFor } from '../support/wait';
+import { expectNothingMore, LiveClient } from './live-client';
 
 /**
  * Who gets ride_requested depends on the live position store, not on the database flush: the flush
@@ -31,10 +33,27 @@ async function expectOffered(bookOn: TestApp, driverSocket: LiveClient): Promise
   expect(await driverSocket.next('ride_requested', 3000)).toMatchObject({ type: 'ride_requested', ride_id: ride.id });
 }
 
-async function expectNotOffered(bookOn: TestApp, driverSocket: LiveClient): Promise<void> {
+/**
+ * Books with a witness: an eligible driver connected to the same instance as the driver under test.
+ * The gateway sends one ride_requested to all its receivers at once, so once the witness has it, a
+ * ping round trip on the other socket shows whether it was sent there too.
+ */
+async function expectNotOffered(bookOn: TestApp, heartbeatOn: TestApp, driverSocket: LiveClient, connectedTo: TestApp): Promise<void> {
+  const witness = await createUser(heartbeatOn, { role: 'driver' });
+  const witnessSocket = await LiveClient.connect(connectedTo, witness.accessToken);
   const passenger = await createUser(bookOn);
-  await bookRide(bookOn, passenger);
-  await expectNothingMore([driverSocket], 800);
+  await goOnline(heartbeatOn, witness);
+  await heartbeat(heartbeatOn, witness);
+  const ride = await bookRide(bookOn, passenger);
+  expect(await witnessSocket.next('ride_requested', 3000)).toMatchObject({ ride_id: ride.id });
+  await expectNothingMore([driverSocket]);
+  await witnessSocket.close();
+}
+
+/** Until the matcher (the store every instance reads) no longer counts the driver as near and recent. */
+async function untilUnmatchable(t: TestApp, driver: TestUser): Promise<void> {
+  const port = t.get(NearbyDriversPort);
+  await waitFor('the silent driver unmatchable', async () => !(await port.findOnlineDriverIdsNear(1, NEAR, t.config.matchingRadiusKm)).includes(driver.id));
 }
 
 /** The checks shared by the memory store (one instance) and the Redis store (two instances). */
@@ -46,7 +65,6 @@ function matchingCases(apps: () => { heartbeatOn: TestApp; bookOn: TestApp; conn
       const socket = await LiveClient.connect(instance, driver.accessToken);
       await goOnline(heartbeatOn, driver);
       await heartbeat(heartbeatOn, driver);
-      await sleep(50);
       await expectOffered(bookOn, socket);
       await socket.close();
     }
@@ -58,8 +76,8 @@ function matchingCases(apps: () => { heartbeatOn: TestApp; bookOn: TestApp; conn
     const socket = await LiveClient.connect(connectTo[0], driver.accessToken);
     await goOnline(heartbeatOn, driver);
     await heartbeat(heartbeatOn, driver);
-    await sleep(1500);
-    await expectNotOffered(bookOn, socket);
+    await untilUnmatchable(bookOn, driver);
+    await expectNotOffered(bookOn, heartbeatOn, socket, connectTo[0]);
 
     await heartbeat(heartbeatOn, driver);
     await expectOffered(bookOn, socket);
@@ -72,7 +90,7 @@ function matchingCases(apps: () => { heartbeatOn: TestApp; bookOn: TestApp; conn
     const socket = await LiveClient.connect(connectTo[0], driver.accessToken);
     await goOnline(heartbeatOn, driver);
     await heartbeat(heartbeatOn, driver, { latitude: PICKUP.latitude + 0.5, longitude: PICKUP.longitude });
-    await expectNotOffered(bookOn, socket);
+    await expectNotOffered(bookOn, heartbeatOn, socket, connectTo[0]);
     await socket.close();
   });
 }

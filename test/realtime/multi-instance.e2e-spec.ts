@@ -4,7 +4,9 @@ import { accept, bookRide, PICKUP, placeBid, setStatus } from '../rides/ride-hel
 import { createUser, TestUser } from '../support/factories';
 import { REDIS_SOURCE, startRedis, TestRedis } from '../support/redis';
 import { startTestApp, TestApp } from '../support/test-app';
-import { expectNothingMore, LiveClient, sleep } from './live-client';
+import { NearbyDriversPort } from '../../src/modules/realtime/ports/nearby-drivers.port';
+import { waitFor } from '../support/wait';
+import { eventsCrossed, expectNothingMore, LiveClient } from './live-client';
 
 /**
  * Two service instances sharing PostgreSQL and Redis, as behind a load balancer: a client connected
@@ -49,7 +51,8 @@ if (REDIS_SOURCE) {
       expect((await second.request({ method: 'PUT', url: '/api/v1/driver/location', token: driver.accessToken, payload: near })).statusCode).toBe(200);
       const farAway = { latitude: PICKUP.latitude + 2, longitude: PICKUP.longitude };
       expect((await second.request({ method: 'PUT', url: '/api/v1/driver/location', token: bystander.accessToken, payload: farAway })).statusCode).toBe(200);
-      await sleep(200); // heartbeats are written in batches
+      const matched = () => first.get(NearbyDriversPort).findOnlineDriverIdsNear(1, PICKUP, first.config.matchingRadiusKm);
+      await waitFor('the near driver matchable from instance one', async () => (await matched()).join() === String(driver.id));
 
       const passengerOnFirst = await LiveClient.connect(first, passenger.accessToken);
       const passengerOnSecond = await LiveClient.connect(second, passenger.accessToken);
@@ -60,12 +63,12 @@ if (REDIS_SOURCE) {
       // Booked on instance one: the driver, connected to instance two, is offered the ride (the far driver is not).
       const ride = await bookRide(first, passenger);
       expect(await driverOnSecond.next()).toMatchObject({ type: 'ride_requested', ride_id: ride.id, data: { ride: { id: ride.id } } });
-      await expectNothingMore(all);
+      await expectNothingMore(all, { across: [first, second] });
 
       // Bid on instance two: both of the passenger's sockets get it, one on each instance.
       const bid = await placeBid(second, driver, ride.id, 14);
       for (const c of [passengerOnFirst, passengerOnSecond]) expect(await c.next()).toMatchObject({ type: 'bid_submitted', data: { bid: { id: bid.id } } });
-      await expectNothingMore(all);
+      await expectNothingMore(all, { across: [first, second] });
 
       // Accepted on instance one.
       expect((await accept(first, passenger, ride.id, bid.id)).statusCode).toBe(200);
@@ -81,7 +84,8 @@ if (REDIS_SOURCE) {
         expect(await c.next()).toMatchObject({ type: 'driver_location', data: { driver_id: driver.id, location: { latitude: 52.53, longitude: 13.42 } } });
       }
 
-      await sleep(1100); // let the throttle's trailing update (if any) go out before counting again
+      // One heartbeat, one driver_location per instance (a throttle sends the first at once): none is left to come.
+      await eventsCrossed([first, second]);
       for (const c of [passengerOnFirst, passengerOnSecond]) while (c.pending().length > 0) await c.next('driver_location');
 
       // Status changed through instance two reaches everyone concerned on both.
@@ -89,7 +93,7 @@ if (REDIS_SOURCE) {
       for (const c of [passengerOnFirst, passengerOnSecond, driverOnSecond]) {
         expect(await c.next()).toMatchObject({ type: 'ride_status_changed', data: { ride: { status: 'driver_arrived' } } });
       }
-      await expectNothingMore(all);
+      await expectNothingMore(all, { across: [first, second] });
       await Promise.all(all.map((c) => c.close()));
     });
 

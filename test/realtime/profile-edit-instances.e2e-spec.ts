@@ -1,6 +1,7 @@
 import { acceptedRide } from '../rides/ride-helpers';
 import { twoInstancesOverRedis } from '../support/instances';
 import { describeWithRedis } from '../support/redis';
+import { eventsCrossed } from './live-client';
 
 /**
  * Ride details are cached per instance (RIDE_CACHE_MS). A profile edit made through one instance
@@ -20,7 +21,7 @@ describeWithRedis('profile edits across instances (Redis)', () => {
     expect(renamed.statusCode).toBe(200);
     const repainted = await second.request({ method: 'PUT', url: '/api/v1/driver/profile', token: driver.accessToken, payload: { vehicle_color: 'Green' } });
     expect(repainted.statusCode).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 100)); // the events cross Redis
+    await eventsCrossed([second, first]);
 
     const after = await details();
     expect(after.passenger.first_name).toBe('Petra');

@@ -1,9 +1,12 @@
-import { RideExpiryJob } from '../../src/modules/rides/ride-expiry.job';
+import type { BidView } from '../../src/modules/rides/bids/bid-view';
+import { RideExpiryJob } from '../../src/modules/rides/jobs/ride-expiry.job';
 import { UsersService } from '../../src/modules/users/users.service';
 import { accept, bookRide, cancel, DROPOFF, PICKUP, placeBid, setStatus } from '../rides/ride-helpers';
 import { createUser, TestUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
-import { expectNothingMore, LiveClient, sleep } from './live-client';
+import { NearbyDriversPort } from '../../src/modules/realtime/ports/nearby-drivers.port';
+import { waitFor } from '../support/wait';
+import { expectNothingMore, LiveClient } from './live-client';
 
 /**
  * A whole ride followed live from the REST calls that cause each event: every event reaches exactly
@@ -44,7 +47,9 @@ describe('live channel: a ride followed end to end from REST calls', () => {
     await goOnlineAt(wrongCategory, PICKUP.latitude, PICKUP.longitude);
     await goOnlineAt(offline, PICKUP.latitude, PICKUP.longitude);
     await t.request({ method: 'PUT', url: '/api/v1/driver/status', token: offline.accessToken, payload: { is_online: false } });
-    await sleep(200); // the location heartbeat is written in batches (LOCATION_FLUSH_MS)
+    // Matching sees exactly the two nearby drivers of the category before anything is booked.
+    const matched = () => t.get(NearbyDriversPort).findOnlineDriverIdsNear(1, PICKUP, t.config.matchingRadiusKm);
+    await waitFor('the nearby drivers matchable', async () => [...(await matched())].sort().join() === [near1.id, near2.id].sort().join());
 
     live.passenger = await LiveClient.connect(t, passenger.accessToken);
     live.otherPassenger = await LiveClient.connect(t, otherPassenger.accessToken);
@@ -73,16 +78,16 @@ describe('live channel: a ride followed end to end from REST calls', () => {
     const bid2 = await placeBid(t, near2, ride.id, 9.5);
     const seen = [await live.passenger.next(), await live.passenger.next()];
     expect(seen.map((m) => m.type)).toEqual(['bid_submitted', 'bid_submitted']);
-    expect(seen.map((m) => m.data!.bid.id).sort()).toEqual([bid1.id, bid2.id].sort());
+    expect(seen.map((m) => (m.data!.bid as BidView).id).sort()).toEqual([bid1.id, bid2.id].sort());
     expect(seen.every((m) => m.ride_id === ride.id)).toBe(true);
-    expect(seen.find((m) => m.data!.bid.id === bid2.id)!.data!.bid).toMatchObject({ ride_id: ride.id, amount: 9.5, status: 'pending' });
+    expect(seen.find((m) => (m.data!.bid as BidView).id === bid2.id)!.data!.bid).toMatchObject({ ride_id: ride.id, amount: 9.5, status: 'pending' });
     await expectNothingMore(everyone());
 
     // A reconnecting passenger is in sync from the snapshot alone: the ride and its bids.
     const again = await LiveClient.open(`${t.wsUrl}/api/v1/ws/rides/live?token=${passenger.accessToken}`);
     const snapshot = await again.next();
     expect(snapshot).toMatchObject({ type: 'ride_snapshot', ride_id: ride.id, data: { ride: { id: ride.id, status: 'requested' } } });
-    expect(snapshot.data!.bids.map((b: { id: string }) => b.id).sort()).toEqual([bid1.id, bid2.id].sort());
+    expect((snapshot.data!.bids as BidView[]).map((b) => b.id).sort()).toEqual([bid1.id, bid2.id].sort());
     await again.close();
 
     // Acceptance: the passenger and the winner get the ride; the other bidder learns it lost.
@@ -178,6 +183,6 @@ describe('live channel: a ride followed end to end from REST calls', () => {
     const res = await t.request({ method: 'DELETE', url: '/api/v1/auth/account', token: deleted.accessToken });
     expect(res.statusCode).toBeLessThan(300);
     expect((await deletedSocket.closed).code).toBe(4403);
-    await expectNothingMore(everyone(), 100);
+    await expectNothingMore(everyone());
   });
 });

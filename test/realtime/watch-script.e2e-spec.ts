@@ -4,6 +4,7 @@ import { EventBus } from '../../src/common/events/event-bus';
 import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { partialBid } from '../support/event-fixtures';
+import { waitFor } from '../support/wait';
 
 /** The script the README points to for watching the channel really connects and prints events. */
 describe('scripts/watch-live.js', () => {
@@ -18,13 +19,9 @@ describe('scripts/watch-live.js', () => {
     const child = spawn(process.execPath, [join(__dirname, '../../scripts/watch-live.js'), '--url', t.wsUrl, '--token', user.accessToken]);
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const seen = async (text: string): Promise<void> => {
-      const deadline = Date.now() + 10_000;
-      while (!output.includes(text)) {
-        if (Date.now() > deadline) throw new Error(`"${text}" not printed; got: ${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
+    const seen = (text: string) => waitFor(`"${text}" printed`, () => output.includes(text)).catch(() => {
+      throw new Error(`"${text}" not printed; got: ${output}`);
+    });
     try {
       await seen('ride_snapshot');
       t.get(EventBus).publish('bid.submitted', { ride_id: 'ride-42', passenger_id: user.id, driver_id: 1, bid: partialBid({ id: 'bid-42' }) });

@@ -1,4 +1,4 @@
-import { PromoCodesService } from '../../src/modules/rides/promo-codes.service';
+import { PromoCodesService } from '../../src/modules/rides/pricing/promo-codes.service';
 import { createUser, TestUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -121,6 +121,17 @@ describe('POST /api/v1/rides/estimate', () => {
     const res = await estimate({ ...base, ride_type: 'one_way', ...change });
     expect(res.statusCode).toBe(400);
     expect(res.json().details.map((d: { field: string }) => d.field)).toContain(field);
+  });
+
+  it('reports a missing field as missing first, before its bounds (the first message is the one apps show)', async () => {
+    const res = await estimate({ ...base, ride_type: 'one_way', pickup: { latitude: 0, longitude: 0 } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('pickup.address should not be empty (and 2 more)');
+    expect(res.json().details).toEqual([
+      { field: 'pickup.address', message: 'pickup.address should not be empty' },
+      { field: 'pickup.address', message: 'pickup.address must be a string' },
+      { field: 'pickup.address', message: 'pickup.address must be shorter than or equal to 300 characters' },
+    ]);
   });
 
   it('a promo that stops applying between estimate and booking is refused with its real reason, on the database clock', async () => {

@@ -1,7 +1,8 @@
 import { EventBus } from '../../src/common/events/event-bus';
-import { RideExpiryJob } from '../../src/modules/rides/ride-expiry.job';
+import { RideExpiryJob } from '../../src/modules/rides/jobs/ride-expiry.job';
 import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
 import { bookRide, onlineDriver, placeBid } from './ride-helpers';
 
 describe('ride expiry', () => {
@@ -24,7 +25,7 @@ describe('ride expiry', () => {
     const seen: Array<{ ride_id: string; bidder_driver_ids: number[]; ride: { status: string } }> = [];
     const off = a.get(EventBus).subscribe('ride.expired', (e) => void seen.push(e as never));
     await a.db.query(`UPDATE rides SET expires_at = now() - interval '1 second' WHERE id = $1`, [ride.id]);
-    for (let i = 0; i < 40 && seen.length === 0; i += 1) await new Promise((r) => setTimeout(r, 100));
+    await waitFor('the scheduled sweep (every second here)', () => seen.length > 0, 4000);
     off();
     expect(seen).toEqual([expect.objectContaining({ ride_id: ride.id, passenger_id: passenger.id, bidder_driver_ids: [driver.id] })]);
     expect(seen[0]!.ride.status).toBe('expired');
@@ -41,8 +42,9 @@ describe('ride expiry', () => {
     // them): wait until every ride is expired, then check each was expired exactly once.
     const expiredEvents = async (): Promise<number> =>
       (await a.db.query(`SELECT count(*)::int AS n FROM ride_events WHERE to_status = 'expired' AND ride_id = ANY($1::uuid[])`, [ids]))[0].n;
-    for (let i = 0; i < 50 && (await expiredEvents()) < 30; i += 1) await new Promise((r) => setTimeout(r, 100));
-    await new Promise((r) => setTimeout(r, 1100));
+    await waitFor('every ride expired', async () => (await expiredEvents()) >= 30, 5000);
+    // Then the timer's sweep in flight, if any, ends (a later one finds nothing due): the count is final.
+    await (a.get(RideExpiryJob) as unknown as { running?: Promise<number> }).running?.catch(() => undefined);
     expect(await expiredEvents()).toBe(30);
     const [{ left }] = await a.db.query(`SELECT count(*)::int AS left FROM rides WHERE status = 'requested' AND id = ANY($1::uuid[])`, [ids]);
     expect(left).toBe(0);

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
-import { RidesRepository } from '../../src/modules/rides/repositories/rides.repository';
+import { RidesRepository } from '../../src/modules/rides/read-models/rides.repository';
 import { compileJsonShape, jsonShapeSql, ObjectSpec } from '../../src/common/database/json-shape';
-import { RIDE_SHAPE, RIDE_VIEW_COLUMNS, RIDE_VIEW_FROM, rideToJson, RideViewRow } from '../../src/modules/rides/views/ride-view';
+import { RIDE_SHAPE, RIDE_VIEW_COLUMNS, RIDE_VIEW_FROM, rideToJson, RideViewRow } from '../../src/modules/rides/read-models/ride-view';
 import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { acceptedRide, bookRide, onlineDriver, PICKUP } from '../rides/ride-helpers';

@@ -1,5 +1,6 @@
+import type { RideView } from '../../src/modules/rides/read-models/ride-view';
 import { haversineKm } from '../../src/common/geo';
-import { RideExpiryJob } from '../../src/modules/rides/ride-expiry.job';
+import { RideExpiryJob } from '../../src/modules/rides/jobs/ride-expiry.job';
 import { createUser, TestUser } from '../support/factories';
 import { twoInstancesOverRedis } from '../support/instances';
 import { describeWithRedis } from '../support/redis';
@@ -17,7 +18,7 @@ function getRide(t: TestApp, user: TestUser, rideId: string) {
   return t.request({ method: 'GET', url: `/api/v1/rides/${rideId}`, token: user.accessToken });
 }
 
-async function rideAs(t: TestApp, user: TestUser, rideId: string): Promise<Json> {
+async function rideAs(t: TestApp, user: TestUser, rideId: string): Promise<RideView> {
   const res = await getRide(t, user, rideId);
   expect(res.statusCode).toBe(200);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -104,16 +105,16 @@ describe('ride details cache: read-your-writes on one instance', () => {
 
   it("profile edits show at once: the driver's vehicle, the passenger's name", async () => {
     const { passenger, driver, rideId } = await acceptedRide(t);
-    expect((await rideAs(t, passenger, rideId)).driver.vehicle.color).toBe('White');
-    expect((await rideAs(t, driver, rideId)).passenger.first_name).toBe('Paula');
+    expect((await rideAs(t, passenger, rideId)).driver?.vehicle.color).toBe('White');
+    expect((await rideAs(t, driver, rideId)).passenger?.first_name).toBe('Paula');
 
     const vehicle = await t.request({ method: 'PUT', url: '/api/v1/driver/profile', token: driver.accessToken, payload: { vehicle_color: 'Green' } });
     expect(vehicle.statusCode).toBe(200);
-    expect((await rideAs(t, passenger, rideId)).driver.vehicle.color).toBe('Green');
+    expect((await rideAs(t, passenger, rideId)).driver?.vehicle.color).toBe('Green');
 
     const name = await t.request({ method: 'PUT', url: '/api/v1/auth/profile', token: passenger.accessToken, payload: { first_name: 'Petra' } });
     expect(name.statusCode).toBe(200);
-    expect((await rideAs(t, driver, rideId)).passenger.first_name).toBe('Petra');
+    expect((await rideAs(t, driver, rideId)).passenger?.first_name).toBe('Petra');
   });
 
   it('a deleted passenger drops out of the ride the driver still sees', async () => {
@@ -249,7 +250,7 @@ describe('nearby (no cache: every change shows at once)', () => {
         expect(cached.statusCode).toBe(200);
         expect(cached.headers['content-type']).toMatch(/^application\/json/);
         expect(cached.json()).toEqual(fresh.json());
-        for (const r of cached.json() as Json[]) {
+        for (const r of cached.json() as Array<RideView & { distance_km: number }>) {
           const expected = Math.round(haversineKm(point, r.pickup) * 100) / 100;
           expect(r.distance_km).toBe(expected);
           expect(r.distance_km).toBeLessThanOrEqual(radius);

@@ -1,16 +1,19 @@
 import { createUser, CreateUserOptions, TestUser } from '../support/factories';
 import type { TestApp } from '../support/test-app';
+import type { BidView } from '../../src/modules/rides/bids/bid-view';
+import type { RideView } from '../../src/modules/rides/read-models/ride-view';
 
 export const PICKUP = { address: 'Alexanderplatz 1, Berlin', latitude: 52.5219, longitude: 13.4132 };
 export const DROPOFF = { address: 'Potsdamer Platz 1, Berlin', latitude: 52.5096, longitude: 13.3759 };
 
-export type Json = Record<string, any>;
+/** A request or response body a test builds or only looks into; rides and bids have their own types. */
+export type Json = Record<string, unknown>;
 
-export function bookingBody(overrides: object = {}): Json {
+export function bookingBody(overrides: object = {}): Json & { pickup: typeof PICKUP; dropoff: typeof DROPOFF } {
   return { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'one_way', vehicle_category_id: 1, passenger_count: 1, children: 0, payment_method: 'cash', ...overrides };
 }
 
-export async function bookRide(t: TestApp, passenger: TestUser, overrides: object = {}): Promise<Json> {
+export async function bookRide(t: TestApp, passenger: TestUser, overrides: object = {}): Promise<RideView> {
   const res = await t.request({ method: 'POST', url: '/api/v1/rides/book', token: passenger.accessToken, payload: bookingBody(overrides) });
   if (res.statusCode !== 201) throw new Error(`book failed: ${res.statusCode} ${res.body}`);
   return res.json();
@@ -26,7 +29,7 @@ export async function onlineDriver(t: TestApp, options: CreateUserOptions = {}):
   return driver;
 }
 
-export async function placeBid(t: TestApp, driver: TestUser, rideId: string, amount = 10): Promise<Json> {
+export async function placeBid(t: TestApp, driver: TestUser, rideId: string, amount = 10): Promise<BidView> {
   const res = await t.request({
     method: 'POST',
     url: `/api/v1/driver/rides/${rideId}/bid`,

@@ -1,4 +1,4 @@
-import { RideExpiryJob } from '../../src/modules/rides/ride-expiry.job';
+import { RideExpiryJob } from '../../src/modules/rides/jobs/ride-expiry.job';
 import { createUser, TestUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { acceptedRide, bookRide, cancel, onlineDriver, placeBid, setStatus } from './ride-helpers';

@@ -110,7 +110,8 @@ describe('simulator: a short run against the real service', () => {
   });
 
   it('signs up, books, bids, accepts, completes and cancels rides without a contract violation', async () => {
-    const result = await runSimulation({ bases: [t.baseUrl], passengers: 4, drivers: 3, minutes: 0.3, seed: 7, progress: false, ttlMinutes: 10 });
+    // The same city at four times the pace (pauses, think times and drives scaled; the service's deadlines not).
+    const result = await runSimulation({ bases: [t.baseUrl], passengers: 4, drivers: 3, minutes: 0.1, pace: 0.25, heartbeatMs: 1000, seed: 7, progress: false, ttlMinutes: 10 });
     expect(result.violations).toEqual([]);
     expect(result.users).toMatchObject({ passengers: 4, drivers: 3 });
     expect(result.counters.requested).toBeGreaterThan(0);

@@ -1,6 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { BUILT_MAIN, ensureFreshBuild } from './build';
 
 export interface PostgresProcess {
   url: string;
@@ -8,8 +7,19 @@ export interface PostgresProcess {
   stop(): Promise<void>;
 }
 
-/** Runs in the child: the built startEmbeddedPostgres, stopped on SIGTERM. */
+const ROOT = join(__dirname, '..', '..');
+const EMBEDDED_POSTGRES_SOURCE = join(ROOT, 'src', 'database', 'embedded-postgres.ts');
+
+/**
+ * Runs in the child: src/database/embedded-postgres.ts, transpiled as it is required (no type
+ * check, no build: tsconfig's isolatedModules makes a file-by-file transpile safe), stopped on SIGTERM.
+ */
 const CHILD_SCRIPT = `
+const ts = require('typescript');
+const { readFileSync } = require('node:fs');
+const options = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2023, esModuleInterop: true };
+require.extensions['.ts'] = (module, filename) =>
+  module._compile(ts.transpileModule(readFileSync(filename, 'utf8'), { fileName: filename, compilerOptions: options }).outputText, filename);
 const { startEmbeddedPostgres } = require(process.argv[1]);
 const [dataDir, port, database] = process.argv.slice(2);
 startEmbeddedPostgres({ dataDir, port: Number(port), database }).then((db) => {
@@ -23,13 +33,11 @@ startEmbeddedPostgres({ dataDir, port: Number(port), database }).then((db) => {
 
 /**
  * An embedded PostgreSQL in a child process, for tests that stop and restart it while the app runs
- * (embedded-postgres is an ES module that Jest's module system cannot import). Uses the build in
- * dist/, refreshed when src/ changed.
+ * (embedded-postgres is an ES module that Jest's module system cannot import).
  */
 export async function startPostgresProcess(dataDir: string, port: number, database: string): Promise<PostgresProcess> {
-  ensureFreshBuild();
-  const module = join(BUILT_MAIN, '..', 'database', 'embedded-postgres.js');
-  const child: ChildProcess = spawn(process.execPath, ['-e', CHILD_SCRIPT, module, dataDir, String(port), database], {
+  const child: ChildProcess = spawn(process.execPath, ['-e', CHILD_SCRIPT, EMBEDDED_POSTGRES_SOURCE, dataDir, String(port), database], {
+    cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -1,5 +1,5 @@
-import type { BidView } from '../../src/modules/rides/views/bid-view';
-import type { RideView } from '../../src/modules/rides/views/ride-view';
+import type { BidView } from '../../src/modules/rides/bids/bid-view';
+import type { RideView } from '../../src/modules/rides/read-models/ride-view';
 
 /**
  * Routing tests publish events by hand with only the fields a test looks at; the gateway forwards

@@ -43,6 +43,8 @@ export interface StartTestAppOptions {
   databaseUrl?: string;
   /** Extra Nest modules mounted beside AppModule (probe controllers for framework-level tests). */
   modules?: CreateAppOptions['modules'];
+  /** A logger to read what the app logs (LOG_LEVEL is then the logger's own level). */
+  logger?: CreateAppOptions['logger'];
 }
 
 /** Boots the real application on a real port against its own database cloned from the template. */
@@ -58,7 +60,7 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
     ...options.env,
   };
   const config = AppConfig.fromEnv(env);
-  const app = await createApp(config, { modules: options.modules });
+  const app = await createApp(config, { modules: options.modules, logger: options.logger });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : 0;

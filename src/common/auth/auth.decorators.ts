@@ -21,6 +21,13 @@ export const Roles = (...roles: UserRole[]): MethodDecorator & ClassDecorator =>
 /** The caller must have completed registration (403 otherwise). */
 export const RequiresRegistration = (): MethodDecorator & ClassDecorator => SetMetadata(REQUIRES_REGISTRATION, true);
 
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+/** The token of an `Authorization: Bearer <token>` header; undefined for anything else. */
+export function bearerToken(header: string | undefined): string | undefined {
+  return typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined;
+}
+
 export type AuthenticatedRequest = FastifyRequest & { user?: AuthenticatedUser };
 
 export const CurrentUser = createParamDecorator((_: unknown, ctx: ExecutionContext): AuthenticatedUser => {

@@ -91,7 +91,10 @@ function jsExpression<Row>(spec: Spec<Row>): string {
 
 /**
  * The JavaScript side: `(row) => object`, generated as one object literal (as fast as writing it by
- * hand: one hidden class, no call per field), fields in declaration order.
+ * hand: one hidden class, no call per field), fields in declaration order. Measured by
+ * bench/json-shape.js on the Ride object against the same writer built from closures (2 shared
+ * cores, two runs): 3.9-5.0 µs a ride against 10.5-11.0 µs (closures 2.1-2.8× slower), 8.8-13.6 µs
+ * against 20.5-21.1 µs with JSON.stringify (1.5-2.3×). Every ride an endpoint or event sends pays it.
  */
 export function compileJsonShape<T, Row>(spec: ObjectSpec<T, Row>): (row: Row) => T {
   // Only names that passed checkedPath, quoted by JSON.stringify, reach the generated source; the

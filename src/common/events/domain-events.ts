@@ -24,4 +24,14 @@ export interface DomainEventMap {
 
 export type DomainEventName = keyof DomainEventMap;
 
-export type DomainEventHandler<K extends DomainEventName> = (payload: DomainEventMap[K]) => void | Promise<void>;
+/** Which event a handler is called for, and how it reached this instance. */
+export interface EventMeta {
+  readonly name: DomainEventName;
+  /**
+   * Published on this instance (exactly one instance per event, whatever the bus): work that must
+   * happen once across instances (a push notification) is done where this is true.
+   */
+  readonly local: boolean;
+}
+
+export type DomainEventHandler<K extends DomainEventName> = (payload: DomainEventMap[K], meta: EventMeta) => void | Promise<void>;

@@ -1,4 +1,4 @@
-import { DomainEventHandler, DomainEventMap, DomainEventName } from './domain-events';
+import { DomainEventHandler, DomainEventMap, DomainEventName, EventMeta } from './domain-events';
 
 /**
  * Services publish domain events here after their transaction has committed (never inside it:
@@ -7,6 +7,11 @@ import { DomainEventHandler, DomainEventMap, DomainEventName } from './domain-ev
  */
 export abstract class EventBus {
   abstract publish<K extends DomainEventName>(name: K, payload: DomainEventMap[K]): void;
-  /** Returns a function that removes the subscription. */
+  /**
+   * Returns a function that removes the subscription. Services do not call this: they mark handler
+   * methods with @OnDomainEvent, which DomainEventSubscriptions subscribes once at start-up.
+   */
   abstract subscribe<K extends DomainEventName>(name: K, handler: DomainEventHandler<K>): () => void;
+  /** Called for every event this instance handles, before its subscribers (metrics). */
+  abstract observe(observer: (name: DomainEventName, meta: EventMeta) => void): void;
 }

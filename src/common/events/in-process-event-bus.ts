@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainEventHandler, DomainEventMap, DomainEventName } from './domain-events';
+import { DomainEventHandler, DomainEventMap, DomainEventName, EventMeta } from './domain-events';
 import { EventBus } from './event-bus';
 import { LocalDispatcher } from './local-dispatcher';
 
@@ -15,10 +15,14 @@ export class InProcessEventBus extends EventBus {
   private readonly dispatcher = new LocalDispatcher();
 
   publish<K extends DomainEventName>(name: K, payload: DomainEventMap[K]): void {
-    this.dispatcher.dispatch(name, payload);
+    this.dispatcher.dispatch(name, payload, true);
   }
 
   subscribe<K extends DomainEventName>(name: K, handler: DomainEventHandler<K>): () => void {
     return this.dispatcher.add(name, handler);
+  }
+
+  observe(observer: (name: DomainEventName, meta: EventMeta) => void): void {
+    this.dispatcher.observer = observer;
   }
 }

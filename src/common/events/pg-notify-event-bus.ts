@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { DomainEventHandler, DomainEventMap, DomainEventName } from './domain-events';
+import { DomainEventHandler, DomainEventMap, DomainEventName, EventMeta } from './domain-events';
 import { EventBus } from './event-bus';
 import { LocalDispatcher } from './local-dispatcher';
 
@@ -28,7 +28,7 @@ export class PgNotifyEventBus extends EventBus {
   }
 
   publish<K extends DomainEventName>(name: K, payload: DomainEventMap[K]): void {
-    this.dispatcher.dispatch(name, payload);
+    this.dispatcher.dispatch(name, payload, true);
     const envelope: OperatorEnvelope = { name, payload };
     const sending = this.db
       .query('SELECT pg_notify($1, $2)', [OPERATOR_EVENTS_CHANNEL, JSON.stringify(envelope)])
@@ -39,6 +39,10 @@ export class PgNotifyEventBus extends EventBus {
 
   subscribe<K extends DomainEventName>(name: K, handler: DomainEventHandler<K>): () => void {
     return this.dispatcher.add(name, handler);
+  }
+
+  observe(observer: (name: DomainEventName, meta: EventMeta) => void): void {
+    this.dispatcher.observer = observer;
   }
 
   /** Waits for the notifications still being sent (the CLI closes its pool right after the command). */

@@ -1,7 +1,7 @@
 import { Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { DomainEventHandler, DomainEventMap, DomainEventName } from './domain-events';
+import { DomainEventHandler, DomainEventMap, DomainEventName, EventMeta } from './domain-events';
 import { EventBus } from './event-bus';
 import { LocalDispatcher } from './local-dispatcher';
 
@@ -66,7 +66,7 @@ export class RedisEventBus extends EventBus implements OnModuleInit, OnApplicati
   }
 
   publish<K extends DomainEventName>(name: K, payload: DomainEventMap[K]): void {
-    this.dispatcher.dispatch(name, payload);
+    this.dispatcher.dispatch(name, payload, true);
     const envelope: Envelope = { name, payload, origin: this.instanceId };
     this.publisher.publish(this.channel, JSON.stringify(envelope)).then(
       () => this.publishRecovered(),
@@ -76,6 +76,10 @@ export class RedisEventBus extends EventBus implements OnModuleInit, OnApplicati
 
   subscribe<K extends DomainEventName>(name: K, handler: DomainEventHandler<K>): () => void {
     return this.dispatcher.add(name, handler);
+  }
+
+  observe(observer: (name: DomainEventName, meta: EventMeta) => void): void {
+    this.dispatcher.observer = observer;
   }
 
   /** Logged once per outage, not once per event. */
@@ -104,7 +108,7 @@ export class RedisEventBus extends EventBus implements OnModuleInit, OnApplicati
       return;
     }
     if (envelope.origin === this.instanceId) return;
-    this.dispatcher.dispatch(envelope.name, envelope.payload as DomainEventMap[DomainEventName]);
+    this.dispatcher.dispatch(envelope.name, envelope.payload as DomainEventMap[DomainEventName], false);
   }
 }
 

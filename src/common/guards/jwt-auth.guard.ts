@@ -1,11 +1,9 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AccessTokenVerifier } from '../auth/access-token-verifier';
-import { AuthenticatedRequest, IS_PUBLIC } from '../auth/auth.decorators';
+import { AuthenticatedRequest, bearerToken, IS_PUBLIC } from '../auth/auth.decorators';
 import { CommonError } from '../errors/common.errors';
 import { routeMetadata } from './route-metadata';
-
-const BEARER = /^Bearer\s+\S+$/i;
 
 /** Global guard: every route needs a valid access token unless marked @Public(). */
 @Injectable()
@@ -24,11 +22,11 @@ export class JwtAuthGuard implements CanActivate {
 
   /** Synchronous too while the user's state is cached: every promise costs a hot route. */
   private authenticate(request: AuthenticatedRequest): boolean | Promise<boolean> {
-    const header = request.headers.authorization;
-    if (typeof header !== 'string' || !BEARER.test(header)) {
+    const token = bearerToken(request.headers.authorization);
+    if (token === undefined) {
       throw new CommonError('UNAUTHENTICATED', 'Missing or malformed Authorization header; send Bearer <access_token>');
     }
-    const user = this.verifier.verifyNow(header.slice(header.indexOf(' ') + 1).trim());
+    const user = this.verifier.verifyNow(token);
     if (user instanceof Promise) {
       return user.then((verified) => {
         request.user = verified;

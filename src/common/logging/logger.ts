@@ -28,6 +28,13 @@ export function flushLogs(logger: Logger): void {
 }
 
 /**
+ * Nest's start-up lines, one per module, controller and route, at debug: at info they bury the lines
+ * that matter, and the controller lines name prefixed paths the probes are excluded from (Nest writes
+ * `HealthController {/api/v1/health}` for routes served at /health/*). main.ts logs the real addresses.
+ */
+const BOOT_CHATTER = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'WebSocketsController', 'NestApplication']);
+
+/**
  * Nest's logger interface on top of Fastify's pino. Deliberately no per-request context
  * (AsyncLocalStorage): on Node 20 it installs promise hooks that tax every promise of every request
  * (about 50 µs of CPU per request on the simplest endpoints). Lines about a request carry its id
@@ -37,7 +44,7 @@ export class PinoNestLogger implements LoggerService {
   constructor(private readonly root: Logger) {}
 
   log(message: unknown, ...rest: unknown[]): void {
-    this.write('info', message, rest);
+    this.write(BOOT_CHATTER.has(rest[rest.length - 1] as string) ? 'debug' : 'info', message, rest);
   }
   error(message: unknown, ...rest: unknown[]): void {
     this.write('error', message, rest);

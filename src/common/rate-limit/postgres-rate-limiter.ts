@@ -33,6 +33,10 @@ export class PostgresRateLimiter extends RateLimiter {
     return toResult(row.hits, limit, row.ms_left);
   }
 
+  async refund(key: string): Promise<void> {
+    await this.db.query(`UPDATE rate_limit_counters SET hits = hits - 1 WHERE key = $1 AND hits > 0 AND reset_at > clock_timestamp()`, [key]);
+  }
+
   private maybeSweep(): void {
     this.hitsSinceSweep += 1;
     if (this.hitsSinceSweep < SWEEP_EVERY_HITS) return;

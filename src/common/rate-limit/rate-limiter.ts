@@ -17,6 +17,9 @@ export abstract class RateLimiter {
   /** Counts a hit on `key`; allowed while the window's hits stay within `limit`. */
   abstract hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult>;
 
+  /** Takes one hit back from `key`'s current window (an attempt that must not count); nothing when the window is over. */
+  abstract refund(key: string): Promise<void>;
+
   /** Counts a hit and refuses it with a 429 (Retry-After) past the limit; a limit of 0 is off. */
   async enforce(key: string, limit: number, windowSeconds: number): Promise<void> {
     if (limit <= 0) return;

@@ -15,6 +15,12 @@ if ttl < 0 then
 end
 return {hits, ttl}`;
 
+/** Never below zero, and never on a key whose window is over (that would create a key without expiry). */
+const REFUND_SCRIPT = `
+local hits = tonumber(redis.call('GET', KEYS[1]))
+if hits and hits > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
+
 /** A healthy Redis answers in a millisecond; past this the hit is counted by the fallback instead. */
 const REDIS_HIT_TIMEOUT_MS = 500;
 
@@ -64,6 +70,17 @@ export class RedisRateLimiter extends RateLimiter {
       this.switchToFallback(undefined);
     }
     return this.fallback.hit(key, limit, windowSeconds);
+  }
+
+  /** Where the hit was counted (Redis, or PostgreSQL during an outage) is not known here: both are asked. */
+  async refund(key: string): Promise<void> {
+    const redisKey = this.keyPrefix + key + this.keySuffix;
+    if (!this.fallback) {
+      await this.redis.eval(REFUND_SCRIPT, 1, redisKey);
+      return;
+    }
+    if (this.redis.status === 'ready') await this.redis.eval(REFUND_SCRIPT, 1, redisKey).catch(() => undefined);
+    await this.fallback.refund(key);
   }
 
   private async boundedHit(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {

@@ -5,6 +5,7 @@ import { CreateTypeormMetadata1763800007000 } from './1763800007000-create-typeo
 import { UsersFillfactor1763800008700 } from './1763800008700-users-fillfactor';
 import { UsersSessionRevocation1763800009300 } from './1763800009300-users-session-revocation';
 import { RidesPickupVector1763800009400 } from './1763800009400-rides-pickup-vector';
+import { UsersLoginProof1763800009500 } from './1763800009500-users-login-proof';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   UsersFillfactor1763800008700,
   UsersSessionRevocation1763800009300,
   RidesPickupVector1763800009400,
+  UsersLoginProof1763800009500,
 ];

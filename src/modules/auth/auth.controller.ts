@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Header, Headers, HttpCode, Post, UseGuards } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
@@ -9,10 +9,11 @@ import {
   ApiOperation,
   ApiPayloadTooLargeResponse,
   ApiTags,
+  ApiServiceUnavailableResponse,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import { CurrentUser, Public } from '../../common/auth/auth.decorators';
+import { bearerToken, CurrentUser, Public } from '../../common/auth/auth.decorators';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import { ErrorResponseDto } from '../../common/http/error-response.dto';
 import { AuthService } from './auth.service';
@@ -34,6 +35,8 @@ const IDENTITY_400 =
 const IDENTITY_409 =
   'Phone and email belong to different accounts; Phone and email do not match one account…; ' +
   'This phone is already linked to another email address; This email is already linked to another phone number';
+/** Responses that carry tokens must not be kept by any cache (CONTRACT §1, RFC 6749 §5.1). */
+const NO_STORE = 'no-store';
 const TOO_MANY = 'Rate limit exceeded (per IP, or per phone/e-mail for send-otp); see Retry-After';
 
 @ApiTags('auth')
@@ -52,11 +55,19 @@ export class AuthController {
   @ApiOperation({
     summary: 'Send a one-time code to a phone and/or e-mail',
     description:
-      'Creates a pending user when nobody matches. The code (6 digits, valid 5 minutes) replaces any earlier one; ' +
-      'it is written to the server log (outside production) and never returned.',
+      'Creates a pending user when nobody matches. The code (6 digits, valid 5 minutes) replaces any earlier one and is ' +
+      'never returned: it goes by SMS to the phone and by e-mail to the address the request names (every configured ' +
+      'channel; 200 when one delivered). Outside production, a kind without a channel gets it in the server log.',
   })
   @ApiOkResponse({ type: OtpSentResponseDto })
-  @ApiBadRequestResponse({ type: ErrorResponseDto, description: IDENTITY_400 })
+  @ApiBadRequestResponse({
+    type: ErrorResponseDto,
+    description: `${IDENTITY_400}; Phone sign-in is not available; Email sign-in is not available (production, no channel for that kind)`,
+  })
+  @ApiServiceUnavailableResponse({
+    type: ErrorResponseDto,
+    description: 'Could not send the code. Please try again (the provider failed; the attempt counted towards no limit); see Retry-After',
+  })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'User not found' })
   @ApiConflictResponse({ type: ErrorResponseDto, description: IDENTITY_409 })
   @ApiTooManyRequestsResponse({ type: ErrorResponseDto, description: TOO_MANY })
@@ -67,6 +78,7 @@ export class AuthController {
   @Post('verify-otp')
   @Public()
   @HttpCode(200)
+  @Header('Cache-Control', NO_STORE)
   @UseGuards(AuthRateLimitGuard)
   @ApiOperation({
     summary: 'Check the code; returns a session',
@@ -85,6 +97,7 @@ export class AuthController {
   @Post('register')
   @ApiBearerAuth()
   @HttpCode(200)
+  @Header('Cache-Control', NO_STORE)
   @UseGuards(AuthRateLimitGuard)
   @ApiOperation({
     summary: "Complete the verified user's account",
@@ -110,13 +123,18 @@ export class AuthController {
   }
 
   @Post('login')
+  @ApiBearerAuth()
   @Public()
   @HttpCode(200)
+  @Header('Cache-Control', NO_STORE)
   @UseGuards(AuthRateLimitGuard)
   @ApiOperation({
     summary: 'Open a session after a recent verify-otp',
     description:
-      'No password: succeeds only within LOGIN_OTP_WINDOW_MINUTES of a verify-otp success not yet used by a login. ' +
+      'No password. Send `Authorization: Bearer <access_token>` with the access token that verify-otp returned: ' +
+      'login succeeds only with that token, within LOGIN_OTP_WINDOW_MINUTES of that verify-otp, once (proof that the ' +
+      'caller received the code; knowing the phone number is not enough). Otherwise 403 Verify OTP before logging in. ' +
+      'Checks in order: no user (401 Invalid credentials), the proof, not active, blocked. ' +
       'email/phone are compared exactly as stored.',
   })
   @ApiOkResponse({ type: SessionResponseDto })
@@ -126,13 +144,14 @@ export class AuthController {
     description: 'Verify OTP before logging in; Account is not active; Account is blocked',
   })
   @ApiTooManyRequestsResponse({ type: ErrorResponseDto, description: TOO_MANY })
-  login(@Body() body: LoginDto): Promise<SessionResponseDto> {
-    return this.sessions.login(body);
+  login(@Body() body: LoginDto, @Headers('authorization') authorization: string | undefined): Promise<SessionResponseDto> {
+    return this.sessions.login(body, bearerToken(authorization));
   }
 
   @Post('refresh-token')
   @Public()
   @HttpCode(200)
+  @Header('Cache-Control', NO_STORE)
   @ApiOperation({
     summary: 'Exchange the refresh token for a new pair',
     description:

@@ -24,7 +24,10 @@ export type AuthErrorCode =
   | 'INVALID_REFRESH_TOKEN'
   | 'INVALID_ACCESS_TOKEN'
   | 'INCOMPLETE_ACCOUNT'
-  | 'ROLE_FORBIDDEN';
+  | 'ROLE_FORBIDDEN'
+  | 'PHONE_SIGN_IN_UNAVAILABLE'
+  | 'EMAIL_SIGN_IN_UNAVAILABLE'
+  | 'OTP_DELIVERY_FAILED';
 
 /** The spec's messages, verbatim (section 7 and CONTRACT.md section 2). */
 export const AUTH_MESSAGES: Record<AuthErrorCode, string> = {
@@ -54,10 +57,13 @@ export const AUTH_MESSAGES: Record<AuthErrorCode, string> = {
   INVALID_ACCESS_TOKEN: 'Invalid or expired access token',
   INCOMPLETE_ACCOUNT: 'Complete registration before using ride endpoints',
   ROLE_FORBIDDEN: 'This endpoint is not available for your role',
+  PHONE_SIGN_IN_UNAVAILABLE: 'Phone sign-in is not available',
+  EMAIL_SIGN_IN_UNAVAILABLE: 'Email sign-in is not available',
+  OTP_DELIVERY_FAILED: 'Could not send the code. Please try again',
 };
 
 export class AuthError extends DomainError<AuthErrorCode> {
-  constructor(code: AuthErrorCode, message: string = AUTH_MESSAGES[code]) {
-    super(code, message);
+  constructor(code: AuthErrorCode, message: string = AUTH_MESSAGES[code], retryAfterSeconds?: number) {
+    super(code, message, undefined, retryAfterSeconds);
   }
 }

@@ -8,12 +8,13 @@ import { UsersModule } from '../users/users.module';
 import { WalletsModule } from '../wallets/wallets.module';
 import { AuthController } from './auth.controller';
 import { AuthRepository } from './auth.repository';
+import { SessionsRepository } from './sessions.repository';
 import { AuthService } from './auth.service';
 import { AuthRateLimitGuard } from './guards/auth-rate-limit.guard';
 import { IdentityResolver } from './services/identity-resolver';
 import { JwtAccessTokenVerifier } from './services/jwt-access-token.verifier';
 import { OtpCodes } from './services/otp-codes';
-import { LogOtpSender, OtpSender } from './services/otp-sender';
+import { OtpDelivery } from './otp/otp-delivery.service';
 import { RegistrationService } from './services/registration.service';
 import { SessionService } from './services/session.service';
 import { jwtModuleOptions, TokenService } from './services/token.service';
@@ -31,10 +32,11 @@ import { jwtModuleOptions, TokenService } from './services/token.service';
     TokenService,
     { provide: AccessTokenVerifier, useClass: JwtAccessTokenVerifier },
     AuthRepository,
+    SessionsRepository,
     AuthService,
     IdentityResolver,
     OtpCodes,
-    { provide: OtpSender, useClass: LogOtpSender },
+    OtpDelivery,
     RegistrationService,
     SessionService,
     AuthRateLimitGuard,

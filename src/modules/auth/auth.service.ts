@@ -14,7 +14,7 @@ import { VerifyOtpDto } from './dto/verify-otp.dto';
 import { Contact, normalizeContact } from './services/contact-normalizer';
 import { IdentityResolver } from './services/identity-resolver';
 import { OTP_TTL_SECONDS, OtpCodes } from './services/otp-codes';
-import { OtpSender } from './services/otp-sender';
+import { OtpDelivery } from './otp/otp-delivery.service';
 import { IssuedTokens, TokenService } from './services/token.service';
 
 const HOUR_SECONDS = 3600;
@@ -26,27 +26,32 @@ export class AuthService {
     private readonly repo: AuthRepository,
     private readonly identities: IdentityResolver,
     private readonly codes: OtpCodes,
-    private readonly sender: OtpSender,
+    private readonly delivery: OtpDelivery,
     private readonly tokens: TokenService,
     private readonly limiter: RateLimiter,
     private readonly config: AppConfig,
   ) {}
 
+  /**
+   * The code is stored before it is sent, so it works the moment it arrives. When no channel took
+   * it (503), the attempt is undone: the code is voided (a later send-otp stores a new one) and the
+   * hits on the cooldown and the hourly cap are given back, so the user may retry at once.
+   */
   async sendOtp(input: SendOtpDto): Promise<OtpSentResponseDto> {
     const contact = normalizeContact(input);
+    const destinations = this.delivery.destinations(contact);
     const { user, fill } = await this.identities.resolveOrCreate(contact);
     await this.enforceSendLimits(user.id);
     const code = this.codes.generate();
-    await this.repo
-      .storeOtp(user.id, this.codes.hash(user.id, code), OTP_TTL_SECONDS, fill)
-      .catch((err: unknown) => rethrowContactTaken(err));
-    await this.sender.send({
-      userId: user.id,
-      phone: fill.phone ?? user.phone,
-      email: fill.email ?? user.email,
-      code,
-      expiresAt: new Date(Date.now() + OTP_TTL_SECONDS * 1000),
-    });
+    const hash = this.codes.hash(user.id, code);
+    await this.repo.storeOtp(user.id, hash, OTP_TTL_SECONDS, fill).catch((err: unknown) => rethrowContactTaken(err));
+    try {
+      await this.delivery.deliver(destinations, code, OTP_TTL_SECONDS, user.id);
+    } catch (err) {
+      await this.repo.voidOtp(user.id, hash);
+      if (err instanceof AuthError && err.code === 'OTP_DELIVERY_FAILED') await this.refundSendLimits(user.id);
+      throw err;
+    }
     return { message: 'OTP sent', expires_in: OTP_TTL_SECONDS };
   }
 
@@ -88,10 +93,16 @@ export class AuthService {
         emailVerified: contact.email !== undefined,
         refreshTokenHash: issued.refreshTokenHash,
         refreshTokenFamily: issued.family,
+        loginProofHash: TokenService.hash(issued.pair.access_token),
       },
       manager,
     );
     return { issued, row };
+  }
+
+  private async refundSendLimits(userId: number): Promise<void> {
+    if (this.config.otpResendCooldownSeconds > 0) await this.limiter.refund(`otp-send:cooldown:${userId}`);
+    if (this.config.otpMaxPerHour > 0) await this.limiter.refund(`otp-send:hour:${userId}`);
   }
 
   /** Per identity: one code per cooldown and a cap per hour, counted apart from the code (a new code resets neither). */

@@ -12,7 +12,7 @@ import { CurrentUser, RequiresRegistration, Roles } from '../../common/auth/auth
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import { CommonError } from '../../common/errors/common.errors';
 import { ErrorResponseDto } from '../../common/http/error-response.dto';
-import { ActiveRideResponseDto, RideResponseDto } from '../rides/dto/ride-response.dto';
+import { ActiveRideResponseDto } from '../rides/dto/ride-response.dto';
 import type { ActiveRideSnapshot, DriverEarningsView } from '../rides/rides.service';
 import { DriverLocationsService } from './driver-locations.service';
 import { DriverRidesService } from './driver-rides.service';
@@ -20,6 +20,7 @@ import { DriverProfileView, LocationAcceptedView, locationAcceptedToJson } from 
 import { DriversService } from './drivers.service';
 import { DriverProfileResponseDto, EarningsResponseDto, LocationAcceptedResponseDto } from './dto/driver-response.dto';
 import { EarningsQueryDto } from './dto/earnings-query.dto';
+import { NearbyRideResponseDto } from './dto/nearby-ride-response.dto';
 import { NEARBY_DEFAULT_RADIUS_KM, NEARBY_MAX_RADIUS_KM, NearbyRidesQueryDto } from './dto/nearby-rides-query.dto';
 import { UpdateDriverProfileDto } from './dto/update-driver-profile.dto';
 import { UpdateDriverStatusDto } from './dto/update-driver-status.dto';
@@ -82,7 +83,7 @@ export class DriversController {
     summary: 'Requested rides near the driver, nearest first (approved drivers only)',
     description: `Point defaults to the last location; radius_km defaults to ${NEARBY_DEFAULT_RADIUS_KM}, at most ${NEARBY_MAX_RADIUS_KM}; at most 50 rides, each with distance_km.`,
   })
-  @ApiOkResponse({ type: RideResponseDto, isArray: true })
+  @ApiOkResponse({ type: NearbyRideResponseDto, isArray: true })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Bad coordinates, or no location known yet' })
   @Header('Content-Type', 'application/json; charset=utf-8')
   nearby(@CurrentUser() user: AuthenticatedUser, @Query() q: NearbyRidesQueryDto): Promise<string> {

@@ -1,11 +1,12 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CommonError } from '../../common/errors/common.errors';
 import type { GeoPoint } from '../../common/events/domain-events';
 import { EventBus } from '../../common/events/event-bus';
+import { OnDomainEvent } from '../../common/events/on-domain-event';
 import { ReadThroughCache } from '../../common/cache/read-through-cache';
 import { AppConfig } from '../../config/app-config';
-import { VehicleCategoriesService } from '../rides/vehicle-categories.service';
+import { VehicleCategoriesService } from '../rides/pricing/vehicle-categories.service';
 import { DriverProfileView, driverProfileToJson } from './driver-profile.view';
 import { DriverLocationsService } from './driver-locations.service';
 import { DriverApprovalStatus, DriverProfileChanges, DriverRow, DriversRepository } from './drivers.repository';
@@ -18,13 +19,12 @@ const APPROVAL_STATUSES: readonly string[] = ['approved', 'rejected', 'suspended
  * (who is online near a pickup, lock a driver while assigning a ride).
  */
 @Injectable()
-export class DriversService implements OnModuleDestroy {
+export class DriversService {
   /**
    * Nearby needs the driver's status and category on every call. The record is cached per instance
    * and forgotten by the driver events (after the write, on every instance), never by the writers.
    */
   private readonly cache: ReadThroughCache<number, { row: DriverRow | undefined }>;
-  private readonly unsubscribe: Array<() => void>;
 
   constructor(
     private readonly drivers: DriversRepository,
@@ -34,18 +34,12 @@ export class DriversService implements OnModuleDestroy {
     config: AppConfig,
   ) {
     this.cache = new ReadThroughCache({ ttlMs: config.driverCacheMs, maxEntries: config.driverCacheMaxEntries });
-    const forget = (e: { user_id: number }) => this.cache.invalidate(e.user_id);
-    this.unsubscribe = [
-      events.subscribe('driver.profile_changed', forget),
-      events.subscribe('driver.availability_changed', forget),
-      // Registration creates the record a lookup before it found missing; deletion removes it.
-      events.subscribe('user.registered', forget),
-      events.subscribe('user.access_revoked', forget),
-    ];
   }
 
-  onModuleDestroy(): void {
-    for (const off of this.unsubscribe) off();
+  /** Registration creates the record a lookup before it found missing; deletion removes it. */
+  @OnDomainEvent('driver.profile_changed', 'driver.availability_changed', 'user.registered', 'user.access_revoked')
+  private forget(e: { user_id: number }): void {
+    this.cache.invalidate(e.user_id);
   }
 
   /** The profile of CONTRACT.md 4a, with the newest heartbeat (any instance) over the flushed one. */
@@ -61,6 +55,13 @@ export class DriversService implements OnModuleDestroy {
   async getDriver(userId: number): Promise<DriverRow> {
     const row = await this.drivers.findByUserId(userId);
     if (!row) throw new DriverError('DRIVER_NOT_FOUND');
+    return row;
+  }
+
+  /** The record of a driver who may work (bid, take rides): DRIVER_NOT_FOUND, else DRIVER_NOT_APPROVED unless approved. */
+  async getApprovedDriver(userId: number): Promise<DriverRow> {
+    const row = await this.getDriver(userId);
+    if (row.status !== 'approved') throw new DriverError('DRIVER_NOT_APPROVED');
     return row;
   }
 
@@ -86,10 +87,7 @@ export class DriversService implements OnModuleDestroy {
 
   /** Only approved drivers may go online; going offline is always allowed. */
   async setOnline(userId: number, isOnline: boolean): Promise<DriverRow> {
-    if (isOnline) {
-      const current = await this.getDriver(userId);
-      if (current.status !== 'approved') throw new DriverError('DRIVER_NOT_APPROVED');
-    }
+    if (isOnline) await this.getApprovedDriver(userId);
     const row = await this.drivers.setOnline(userId, isOnline);
     if (!row) throw new DriverError('DRIVER_NOT_FOUND');
     this.events.publish('driver.availability_changed', { user_id: userId });

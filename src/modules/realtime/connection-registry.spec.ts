@@ -1,5 +1,7 @@
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
+import { Metrics } from '../../common/metrics/metrics';
 import { ConnectionRegistry } from './connection-registry';
+import { SingleInstancePresence } from './presence/presence';
 import type { LiveConnection } from './live-connection';
 
 /** A connection that records the frames written to it (as text). */
@@ -13,7 +15,7 @@ const turn = () => new Promise((resolve) => setImmediate(resolve));
 describe('ConnectionRegistry fan-out', () => {
   it('writes a small delivery at once', () => {
     const log: Array<[number, string]> = [];
-    const registry = new ConnectionRegistry();
+    const registry = new ConnectionRegistry(new SingleInstancePresence(), new Metrics(false));
     registry.add(connection(1, log));
     registry.sendToUsers([1, 2, null], 'hello');
     expect(log).toEqual([[1, 'hello']]);
@@ -21,7 +23,7 @@ describe('ConnectionRegistry fan-out', () => {
 
   it('a fan-out to 2,500 sockets yields to the event loop between chunks, and later frames keep their order', async () => {
     const log: Array<[number, string]> = [];
-    const registry = new ConnectionRegistry();
+    const registry = new ConnectionRegistry(new SingleInstancePresence(), new Metrics(false));
     const ids = Array.from({ length: 2500 }, (_, i) => i + 1);
     for (const id of ids) registry.add(connection(id, log));
     registry.sendToUsers(ids, 'ride_requested');

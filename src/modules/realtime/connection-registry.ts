@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { Metrics } from '../../common/metrics/metrics';
 import { LiveConnection } from './live-connection';
+import { Presence } from './presence/presence';
 
 /**
  * The authenticated sockets held by this instance, by user id (a user may have several: phone and
@@ -12,6 +14,11 @@ export class ConnectionRegistry {
   private readonly queue: Delivery[] = [];
   private draining = false;
 
+  constructor(
+    private readonly presence: Presence,
+    private readonly metrics: Metrics,
+  ) {}
+
   add(connection: LiveConnection): void {
     const user = connection.user;
     if (!user) throw new Error('Only authenticated connections are registered');
@@ -19,9 +26,11 @@ export class ConnectionRegistry {
     if (!set) {
       set = new Set();
       this.byUser.set(user.id, set);
+      this.presence.online(user.id);
     }
     if (set.has(connection)) return;
     set.add(connection);
+    this.metrics.openSockets.inc();
     if (user.role === 'driver') this.connectedDrivers += 1;
   }
 
@@ -30,8 +39,12 @@ export class ConnectionRegistry {
     if (!user) return;
     const set = this.byUser.get(user.id);
     if (!set?.delete(connection)) return;
+    this.metrics.openSockets.dec();
     if (user.role === 'driver') this.connectedDrivers -= 1;
-    if (set.size === 0) this.byUser.delete(user.id);
+    if (set.size === 0) {
+      this.byUser.delete(user.id);
+      this.presence.offline(user.id);
+    }
   }
 
   /** The user's live connections on this instance (empty when none). */
@@ -46,8 +59,8 @@ export class ConnectionRegistry {
    * for the whole fan-out; later frames wait behind it, so every socket still gets frames in the
    * order they were sent.
    */
-  sendToUsers(userIds: Iterable<number | null | undefined>, frame: string): void {
-    this.queue.push({ ids: Array.isArray(userIds) ? userIds : [...userIds], next: 0, data: Buffer.from(frame) });
+  sendToUsers(userIds: Iterable<number | null | undefined>, frame: string, type = 'other', onFirstWrite?: () => void): void {
+    this.queue.push({ ids: Array.isArray(userIds) ? userIds : [...userIds], next: 0, data: Buffer.from(frame), type, written: 0, onFirstWrite });
     if (!this.draining) this.drain();
   }
 
@@ -65,10 +78,13 @@ export class ConnectionRegistry {
         const id = delivery.ids[delivery.next++];
         const set = id === null || id === undefined ? undefined : this.byUser.get(id);
         if (!set) continue;
+        if (delivery.written === 0) delivery.onFirstWrite?.();
         for (const connection of set) connection.send(delivery.data);
         budget -= set.size;
+        delivery.written += set.size;
       }
       this.queue.shift();
+      if (delivery.written > 0) this.metrics.countDelivered(delivery.type, delivery.written);
     }
   }
 
@@ -91,4 +107,8 @@ interface Delivery {
   ids: ReadonlyArray<number | null | undefined>;
   next: number;
   data: Buffer;
+  /** The message type, for the delivered-messages counter. */
+  type: string;
+  written: number;
+  onFirstWrite: (() => void) | undefined;
 }

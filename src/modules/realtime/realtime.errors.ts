@@ -15,6 +15,8 @@ export const WsCloseCode = {
   UNAUTHORIZED: 4401,
   /** The user was blocked, deactivated or deleted while connected. */
   ACCESS_REVOKED: 4403,
+  /** The user opened more than WS_MAX_SOCKETS_PER_USER sockets: the oldest is closed. */
+  TOO_MANY_SOCKETS: 4429,
 } as const;
 
 export type WsCloseCodeValue = (typeof WsCloseCode)[keyof typeof WsCloseCode];

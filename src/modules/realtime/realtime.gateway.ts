@@ -3,6 +3,7 @@ import { Logger, OnModuleDestroy } from '@nestjs/common';
 import { OnGatewayConnection, OnGatewayDisconnect, OnGatewayInit, WebSocketGateway } from '@nestjs/websockets';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import { AccessTokenVerifier } from '../../common/auth/access-token-verifier';
+import { bearerToken } from '../../common/auth/auth.decorators';
 import { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import { CommonError } from '../../common/errors/common.errors';
 import { DomainError } from '../../common/errors/domain.error';
@@ -88,6 +89,7 @@ export class RealtimeGateway implements OnGatewayInit<WebSocketServer>, OnGatewa
     connection.user = user;
     // Registered before the snapshot is read: an event published meanwhile is queued behind the snapshot, not lost.
     this.registry.add(connection);
+    this.evictOldest(user.id);
     try {
       const snapshot = user.isRegistered ? await this.snapshots.getActiveRideSnapshot(user) : { ride: null };
       const rideId = snapshot.ride?.id ?? null;
@@ -97,6 +99,23 @@ export class RealtimeGateway implements OnGatewayInit<WebSocketServer>, OnGatewa
       this.logger.error({ err, msg: 'Could not build the ride snapshot', user_id: user.id });
       this.registry.remove(connection);
       connection.close(WsCloseCode.INTERNAL_ERROR, 'Could not load your ride; reconnect');
+    }
+  }
+
+  /**
+   * At most WS_MAX_SOCKETS_PER_USER sockets per user on this instance (a user behind several
+   * instances may hold that many on each): the newest wins, since a client that reconnects is the
+   * one in use and its old socket is often a dead one not yet detected. The registry keeps a user's
+   * sockets in the order they were authenticated.
+   */
+  private evictOldest(userId: number): void {
+    const live = this.registry.connectionsOf(userId);
+    let excess = live.size - this.config.wsMaxSocketsPerUser;
+    if (excess <= 0) return;
+    for (const oldest of [...live]) {
+      if (excess-- <= 0) break;
+      this.registry.remove(oldest);
+      oldest.close(WsCloseCode.TOO_MANY_SOCKETS, `Too many live sockets: at most ${this.config.wsMaxSocketsPerUser} per user`);
     }
   }
 
@@ -144,7 +163,5 @@ export class RealtimeGateway implements OnGatewayInit<WebSocketServer>, OnGatewa
 function readToken(request: IncomingMessage): string | null {
   const fromQuery = new URL(request.url ?? '/', 'http://localhost').searchParams.get('token');
   if (fromQuery) return fromQuery;
-  const header = request.headers.authorization;
-  const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-  return match ? match[1] : null;
+  return bearerToken(request.headers.authorization) ?? null;
 }

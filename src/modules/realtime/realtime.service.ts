@@ -1,117 +1,112 @@
-import { isFinalStatus } from '../rides/ride-status';
+import { performance } from 'node:perf_hooks';
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { DomainEventHandler, DomainEventMap, DomainEventName } from '../../common/events/domain-events';
-import { EventBus } from '../../common/events/event-bus';
+import type { DomainEventMap, EventMeta } from '../../common/events/domain-events';
+import { OnDomainEvent } from '../../common/events/on-domain-event';
+import { Metrics } from '../../common/metrics/metrics';
 import { AppConfig } from '../../config/app-config';
+import { isFinalStatus } from '../rides/ride-status';
 import { ConnectionRegistry } from './connection-registry';
+import { isDriversNear, LIVE_ROUTES, LiveMessage, ROUTED_EVENTS, RoutedEvent, RoutedEventName } from './live-routes';
 import { LocationThrottle } from './location-throttle';
 import { NearbyDriversPort } from './ports/nearby-drivers.port';
-import type { LiveRide } from './ports/ride-snapshot.port';
+import { PushChannel } from './push/push-channel';
 import { rideEventFrame } from './realtime.events';
 import { WsCloseCode } from './realtime.errors';
 
 const THROTTLE_SWEEP_MS = 60_000;
 
 /**
- * Turns domain events into live messages for the sockets this instance holds (CONTRACT section 5).
- * With Redis every instance receives every event and delivers to its own sockets only, so routing
- * needs nothing but the ids the event carries, except ride_requested: its receivers (drivers near
- * the pickup) are looked up in the shared live-position store and database, and only when a driver
- * is connected here.
- *
- * Drivers who are not the ride's driver (bidders whose bid lost or was withdrawn) get the ride with
- * `driver: null` and their bid's fate in `data.bid_status`: they learn the outcome, not who won.
+ * Turns domain events into live messages (CONTRACT §5) through the one routing table
+ * (live-routes.ts), delivered on two channels: the sockets this instance holds, and push to
+ * receivers no instance can reach (CONTRACT §10). With Redis every instance receives every event
+ * and writes to its own sockets; only the instance that published it pushes, so each receiver gets
+ * one push per event. Routing needs nothing but the ids the event carries, except ride_requested:
+ * its receivers (drivers near the pickup) are looked up in the shared live-position store and the
+ * database, on an instance only when a driver is connected there or when it pushes, and once.
  */
 @Injectable()
 export class RealtimeService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(RealtimeService.name);
-  private readonly unsubscribers: Array<() => void> = [];
   private readonly throttle: LocationThrottle;
+  /** The matcher's answer per message, shared by both channels. */
+  private readonly lookups = new WeakMap<LiveMessage, Promise<readonly number[]>>();
   private sweepTimer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly bus: EventBus,
     private readonly registry: ConnectionRegistry,
     private readonly nearbyDrivers: NearbyDriversPort,
+    private readonly push: PushChannel,
+    private readonly metrics: Metrics,
     private readonly config: AppConfig,
   ) {
     this.throttle = new LocationThrottle(config.wsLocationThrottleMs);
   }
 
   onModuleInit(): void {
-    this.on('ride.requested', (e) => this.rideRequested(e));
-    this.on('bid.submitted', (e) => this.bidSubmitted(e));
-    this.on('ride.accepted', (e) => this.rideAccepted(e));
-    this.on('ride.status_changed', (e) => this.rideStatusChanged(e));
-    this.on('ride.cancelled', (e) => this.rideCancelled(e));
-    this.on('ride.expired', (e) => this.rideExpired(e));
-    this.on('driver.location_updated', (e) => this.driverLocationUpdated(e));
-    this.on('user.access_revoked', (e) => this.accessRevoked(e));
-    this.on('user.sessions_revoked', (e) => this.sessionsRevoked(e));
     this.sweepTimer = setInterval(() => this.throttle.sweep(THROTTLE_SWEEP_MS), THROTTLE_SWEEP_MS);
     this.sweepTimer.unref();
   }
 
   onModuleDestroy(): void {
-    for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.throttle.clear();
   }
 
-  private async rideRequested(e: DomainEventMap['ride.requested']): Promise<void> {
+  /** Every event the routing table names: its messages to this instance's sockets, and from the publishing instance to push. */
+  @OnDomainEvent(...ROUTED_EVENTS)
+  private route(event: RoutedEvent, meta: EventMeta): void {
+    const route = LIVE_ROUTES[meta.name as RoutedEventName] as (e: RoutedEvent) => LiveMessage[];
+    const messages = route(event);
+    for (const message of messages) this.toSockets(message);
+    if (meta.local) this.push.offer(messages, (message) => this.receivers(message));
+  }
+
+  /** A final ride has no more driver positions to throttle. */
+  @OnDomainEvent('ride.status_changed', 'ride.cancelled', 'ride.expired')
+  private rideEnded(e: { ride_id: string; ride: { status: DomainEventMap['ride.status_changed']['status'] } }): void {
+    if (isFinalStatus(e.ride.status)) this.throttle.forget(e.ride_id);
+  }
+
+  private toSockets(message: LiveMessage): void {
+    if (!isDriversNear(message.to)) {
+      this.registry.sendToUsers(message.to, rideEventFrame(message.type, message.rideId, message.data), message.type);
+      return;
+    }
     if (!this.registry.hasDrivers) return;
-    const driverIds = await this.nearbyDrivers.findOnlineDriverIdsNear(e.vehicle_category_id, e.pickup, this.config.matchingRadiusKm);
-    if (driverIds.length === 0) return;
-    this.registry.sendToUsers(driverIds, rideEventFrame('ride_requested', e.ride_id, { ride: e.ride }));
+    const started = performance.now();
+    this.receivers(message).then(
+      (ids) => {
+        if (ids.length === 0) return;
+        const frame = rideEventFrame(message.type, message.rideId, message.data);
+        this.registry.sendToUsers(ids, frame, message.type, () => this.metrics.matcherFirstSend.observe((performance.now() - started) / 1000));
+      },
+      (err: unknown) => this.logger.error({ err, msg: 'Could not look up the drivers near a pickup', ride_id: message.rideId }),
+    );
   }
 
-  private bidSubmitted(e: DomainEventMap['bid.submitted']): void {
-    this.registry.sendToUsers([e.passenger_id], rideEventFrame('bid_submitted', e.ride_id, { bid: e.bid }));
-  }
-
-  private rideAccepted(e: DomainEventMap['ride.accepted']): void {
-    this.registry.sendToUsers([e.passenger_id, e.driver_id], rideEventFrame('ride_accepted', e.ride_id, { ride: e.ride }));
-    const losers = e.rejected_driver_ids.filter((id) => id !== e.driver_id);
-    if (losers.length === 0) return;
-    this.registry.sendToUsers(losers, rideEventFrame('ride_accepted', e.ride_id, { ride: withoutDriver(e.ride), bid_status: 'rejected' }));
-  }
-
-  private rideStatusChanged(e: DomainEventMap['ride.status_changed']): void {
-    if (isFinalStatus(e.status)) this.throttle.forget(e.ride_id);
-    this.registry.sendToUsers([e.passenger_id, e.driver_id], rideEventFrame('ride_status_changed', e.ride_id, { ride: e.ride }));
-  }
-
-  private rideCancelled(e: DomainEventMap['ride.cancelled']): void {
-    this.throttle.forget(e.ride_id);
-    const data = { ride: e.ride, cancelled_by: e.cancelled_by };
-    this.registry.sendToUsers([e.passenger_id, e.driver_id], rideEventFrame('ride_cancelled', e.ride_id, data));
-    const bidders = e.bidder_driver_ids.filter((id) => id !== e.driver_id);
-    if (bidders.length === 0) return;
-    const outsiders = { ride: withoutDriver(e.ride), cancelled_by: e.cancelled_by, bid_status: 'withdrawn' };
-    this.registry.sendToUsers(bidders, rideEventFrame('ride_cancelled', e.ride_id, outsiders));
-  }
-
-  /**
-   * Expiry is a status change (requested → expired) the passenger must see. Drivers with a live bid
-   * get it too, with their bid withdrawn, so their app can drop the request; nobody else does.
-   */
-  private rideExpired(e: DomainEventMap['ride.expired']): void {
-    this.throttle.forget(e.ride_id);
-    this.registry.sendToUsers([e.passenger_id], rideEventFrame('ride_status_changed', e.ride_id, { ride: e.ride }));
-    if (e.bidder_driver_ids.length === 0) return;
-    const outsiders = { ride: withoutDriver(e.ride), bid_status: 'withdrawn' };
-    this.registry.sendToUsers(e.bidder_driver_ids, rideEventFrame('ride_status_changed', e.ride_id, outsiders));
+  /** Ids as routed, or the matcher's lookup, run at most once per message on this instance. */
+  private receivers(message: LiveMessage): Promise<readonly number[]> {
+    const to = message.to;
+    if (!isDriversNear(to)) return Promise.resolve(to.filter((id): id is number => id !== null));
+    let lookup = this.lookups.get(message);
+    if (!lookup) {
+      lookup = this.nearbyDrivers.findOnlineDriverIdsNear(to.categoryId, to.point, this.config.matchingRadiusKm);
+      this.lookups.set(message, lookup);
+    }
+    return lookup;
   }
 
   /** The hot path: one map lookup when the passenger is not connected here, no database access ever. */
+  @OnDomainEvent('driver.location_updated')
   private driverLocationUpdated(e: DomainEventMap['driver.location_updated']): void {
     if (this.registry.connectionsOf(e.passenger_id).size === 0) return;
     this.throttle.offer(e.ride_id, () => {
       const data = { driver_id: e.driver_id, location: e.location };
-      this.registry.sendToUsers([e.passenger_id], rideEventFrame('driver_location', e.ride_id, data));
+      this.registry.sendToUsers([e.passenger_id], rideEventFrame('driver_location', e.ride_id, data), 'driver_location');
     });
   }
 
+  @OnDomainEvent('user.access_revoked')
   private accessRevoked(e: DomainEventMap['user.access_revoked']): void {
     const connections = [...this.registry.connectionsOf(e.user_id)];
     if (connections.length === 0) return;
@@ -127,18 +122,11 @@ export class RealtimeService implements OnModuleInit, OnModuleDestroy {
    * access tokens close with 4401, as a connection with such a token would be refused. An app still
    * signed in reconnects with its current token.
    */
+  @OnDomainEvent('user.sessions_revoked')
   private sessionsRevoked(e: DomainEventMap['user.sessions_revoked']): void {
     for (const connection of [...this.registry.connectionsOf(e.user_id)]) {
       this.registry.remove(connection);
       connection.close(WsCloseCode.UNAUTHORIZED, `Session ended (${e.reason})`);
     }
   }
-
-  private on<K extends DomainEventName>(name: K, handler: DomainEventHandler<K>): void {
-    this.unsubscribers.push(this.bus.subscribe(name, handler));
-  }
-}
-
-function withoutDriver(ride: LiveRide): LiveRide {
-  return { ...ride, driver: null };
 }

@@ -25,12 +25,13 @@ import { EstimateRideDto } from './dto/estimate-ride.dto';
 import { EstimateListResponseDto, EstimateResponseDto, RideResponseDto } from './dto/ride-response.dto';
 import { UpdateRideStatusDto } from './dto/update-ride-status.dto';
 import { VehicleCategoryResponseDto } from './dto/vehicle-category-response.dto';
-import { FareEstimatesService } from './fare-estimates.service';
-import { RideBookingService } from './ride-booking.service';
-import { RideTransitionsService } from './ride-transitions.service';
+import { FareEstimatesService } from './pricing/fare-estimates.service';
+import { RideBookingService } from './booking/ride-booking.service';
+import { driverStep } from './transitions/ride-command';
+import { RideTransitionsService } from './transitions/ride-transitions.service';
 import { RidesService } from './rides.service';
-import { VehicleCategoriesService } from './vehicle-categories.service';
-import type { RideView } from './views/ride-view';
+import { VehicleCategoriesService } from './pricing/vehicle-categories.service';
+import type { RideView } from './read-models/ride-view';
 import type { JsonObject } from '../../common/events/domain-events';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
@@ -59,6 +60,7 @@ export class RidesController {
 
   @Post('estimate')
   @HttpCode(200)
+  @Roles('passenger')
   @RequiresRegistration()
   @ApiOperation({
     summary: 'Fare estimate (creates nothing)',
@@ -136,6 +138,6 @@ export class RidesController {
     @Param('ride_id') rideId: string,
     @Body() dto: UpdateRideStatusDto,
   ): Promise<RideView> {
-    return this.transitions.advance(rideId, dto.status, user);
+    return this.transitions.apply(rideId, driverStep(dto.status), user);
   }
 }

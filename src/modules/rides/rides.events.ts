@@ -1,6 +1,6 @@
 import type { GeoPoint } from '../../common/events/domain-events';
 import type { RideStatus } from './ride-status';
-import type { CancelledBy, RideView } from './views/ride-view';
+import type { CancelledBy, RideView } from './read-models/ride-view';
 
 /**
  * The ride events, added to the domain events by declaration merging (the bus in common/ knows no
@@ -32,6 +32,8 @@ declare module '../../common/events/domain-events' {
       cancelled_by: CancelledBy;
       ride: RideView;
     };
+    /** The vehicle_categories table was edited (fares, activity): every instance reloads the categories. */
+    'vehicle_categories.changed': Record<string, never>;
     'ride.expired': {
       ride_id: string;
       passenger_id: number | null;
@@ -42,4 +44,4 @@ declare module '../../common/events/domain-events' {
 }
 
 /** Events this module publishes. */
-export const RIDE_EVENTS = ['ride.requested', 'ride.status_changed', 'ride.cancelled', 'ride.expired'] as const;
+export const RIDE_EVENTS = ['ride.requested', 'ride.status_changed', 'ride.cancelled', 'ride.expired', 'vehicle_categories.changed'] as const;

@@ -1,38 +1,41 @@
-import { RateLimitModule } from '../../common/rate-limit/rate-limit.module';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { RateLimitModule } from '../../common/rate-limit/rate-limit.module';
 import { WalletsModule } from '../wallets/wallets.module';
+import { BidsController } from './bids/bids.controller';
 import { BidsRepository } from './bids/bids.repository';
 import { BidsService } from './bids/bids.service';
 import { BidEntity } from './bids/entities/bid.entity';
-import { DriverRideCache } from './driver-ride.cache';
+import { IdempotencyKeysRepository } from './booking/idempotency-keys.repository';
+import { RideBookingService } from './booking/ride-booking.service';
 import { IdempotencyKeyEntity } from './entities/idempotency-key.entity';
 import { PromoCodeEntity } from './entities/promo-code.entity';
 import { RideEventEntity } from './entities/ride-event.entity';
 import { RidePaymentEntity } from './entities/ride-payment.entity';
 import { RideEntity } from './entities/ride.entity';
 import { VehicleCategoryEntity } from './entities/vehicle-category.entity';
-import { FareEstimatesService } from './fare-estimates.service';
-import { GreatCircleRoutingProvider, RoutingProvider } from './fare/routing.provider';
+import { RideExpiryJob } from './jobs/ride-expiry.job';
 import { PassengerRidesController } from './passenger-rides.controller';
-import { PromoCodesService } from './promo-codes.service';
-import { IdempotencyKeysRepository } from './repositories/idempotency-keys.repository';
-import { PromoCodesRepository } from './repositories/promo-codes.repository';
-import { RidePaymentsRepository } from './repositories/ride-payments.repository';
-import { RideWritesRepository } from './repositories/ride-writes.repository';
-import { RidesRepository } from './repositories/rides.repository';
-import { VehicleCategoriesRepository } from './repositories/vehicle-categories.repository';
-import { RideBookingService } from './ride-booking.service';
-import { RideExpiryJob } from './ride-expiry.job';
-import { RideTransitionsService } from './ride-transitions.service';
-import { RideViewCache } from './ride-view.cache';
+import { FareEstimatesService } from './pricing/fare-estimates.service';
+import { PromoCodesRepository } from './pricing/promo-codes.repository';
+import { PromoCodesService } from './pricing/promo-codes.service';
+import { GreatCircleRoutingProvider, RoutingProvider } from './pricing/routing.provider';
+import { VehicleCategoriesRepository } from './pricing/vehicle-categories.repository';
+import { VehicleCategoriesService } from './pricing/vehicle-categories.service';
+import { DriverRideCache } from './read-models/driver-ride.cache';
+import { RidePaymentsRepository } from './read-models/ride-payments.repository';
+import { RideViewCache } from './read-models/ride-view.cache';
+import { RidesRepository } from './read-models/rides.repository';
 import { RidesController } from './rides.controller';
 import { RidesService } from './rides.service';
-import { VehicleCategoriesService } from './vehicle-categories.service';
+import { RIDE_COMMAND_HANDLER_PROVIDERS } from './transitions/ride-command-handlers';
+import { RideTransitionsService } from './transitions/ride-transitions.service';
+import { RideWritesRepository } from './transitions/ride-writes.repository';
 
 /**
- * The marketplace: rides and their bids (bids/). RideTransitionsService is the only way a ride
- * changes; no other module touches the rides or bids tables.
+ * The marketplace: rides and the bids on them. Sub-folders say what they hold: transitions/ (the
+ * one place a ride changes), bids/, booking/, pricing/ (categories, fares, promo codes),
+ * read-models/ (the ride and bid views, their caches), jobs/. No other module touches these tables.
  */
 @Module({
   imports: [
@@ -40,27 +43,31 @@ import { VehicleCategoriesService } from './vehicle-categories.service';
     TypeOrmModule.forFeature([VehicleCategoryEntity, RideEntity, BidEntity, RideEventEntity, RidePaymentEntity, PromoCodeEntity, IdempotencyKeyEntity]),
     WalletsModule,
   ],
-  controllers: [RidesController, PassengerRidesController],
+  controllers: [RidesController, PassengerRidesController, BidsController],
   providers: [
+    // pricing
     VehicleCategoriesRepository,
-    RidesRepository,
-    RideWritesRepository,
-    BidsRepository,
-    RidePaymentsRepository,
-    PromoCodesRepository,
-    IdempotencyKeysRepository,
     VehicleCategoriesService,
     { provide: RoutingProvider, useClass: GreatCircleRoutingProvider },
+    PromoCodesRepository,
     PromoCodesService,
     FareEstimatesService,
+    // read models
+    RidesRepository,
+    RidePaymentsRepository,
     DriverRideCache,
     RideViewCache,
     RidesService,
-    RideBookingService,
+    // changes
+    RideWritesRepository,
+    ...RIDE_COMMAND_HANDLER_PROVIDERS,
     RideTransitionsService,
+    BidsRepository,
     BidsService,
+    IdempotencyKeysRepository,
+    RideBookingService,
     RideExpiryJob,
   ],
-  exports: [VehicleCategoriesService, RidesService, PromoCodesService, BidsService],
+  exports: [VehicleCategoriesService, RidesService, PromoCodesService],
 })
 export class RidesModule {}

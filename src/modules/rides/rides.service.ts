@@ -2,19 +2,19 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import { toMajor } from '../../common/money';
-import { DriverRideCache, DriverRideRef } from './driver-ride.cache';
+import { DriverRideCache, DriverRideRef } from './read-models/driver-ride.cache';
 
 export type { DriverRideRef };
 import { BidsRepository } from './bids/bids.repository';
-import { RidePaymentsRepository } from './repositories/ride-payments.repository';
-import { NearbyQuery, RidesRepository } from './repositories/rides.repository';
-import { RideWritesRepository } from './repositories/ride-writes.repository';
-import { RideViewCache } from './ride-view.cache';
-import type { BidView } from './views/bid-view';
-import type { PaymentMethod, RideView } from './views/ride-view';
+import { RidePaymentsRepository } from './read-models/ride-payments.repository';
+import { NearbyQuery, RidesRepository } from './read-models/rides.repository';
+import { RideWritesRepository } from './transitions/ride-writes.repository';
+import { RideViewCache } from './read-models/ride-view.cache';
+import type { BidView } from './bids/bid-view';
+import type { PaymentMethod, RideView } from './read-models/ride-view';
 import { RideError } from './rides.errors';
-import { bidToJson } from './views/bid-view';
-import { iso, rideToJson } from './views/ride-view';
+import { bidToJson } from './bids/bid-view';
+import { iso, rideToJson } from './read-models/ride-view';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

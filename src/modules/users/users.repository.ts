@@ -131,4 +131,17 @@ export class UsersRepository {
     );
     return rows[0];
   }
+
+  /** Push tokens (from register or login) of the users that have one and may still be reached. */
+  async findPushTokens(ids: number[]): Promise<Array<{ id: number; device_token: string }>> {
+    return this.repo.query(
+      `SELECT id, device_token FROM users WHERE id = ANY($1::int[]) AND device_token IS NOT NULL AND is_active AND NOT is_blocked`,
+      [ids],
+    );
+  }
+
+  /** Only the dead token: a newer one the user registered meanwhile stays. */
+  async clearPushToken(id: number, token: string): Promise<void> {
+    await this.repo.query(`UPDATE users SET device_token = NULL WHERE id = $1 AND device_token = $2`, [id, token]);
+  }
 }

@@ -1,4 +1,5 @@
 import { InProcessEventBus } from '../../common/events/in-process-event-bus';
+import { subscribeDomainEventHandlers } from '../../common/events/on-domain-event';
 import type { AppConfig } from '../../config/app-config';
 import { UsersService } from './users.service';
 import type { UserAuthState, UsersRepository } from './users.repository';
@@ -19,13 +20,13 @@ describe('UsersService auth-state cache', () => {
       null as never,
       null as never,
     );
-    service.onModuleInit();
+    const unsubscribe = subscribeDomainEventHandlers(events, service);
     const read = service.getAuthState(5); // the guard reads the state: "active"...
     events.publish('user.access_revoked', { user_id: 5, reason: 'blocked' });
     await new Promise((resolve) => setImmediate(resolve)); // ...the block's event arrives first...
     finishRead(ACTIVE); // ...then the old read finishes
     expect(await read).toEqual(ACTIVE);
     expect(service.peekAuthState(5)).toBeUndefined(); // the next request reads the database again
-    service.onModuleDestroy();
+    unsubscribe();
   });
 });

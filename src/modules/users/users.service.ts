@@ -1,7 +1,8 @@
-import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { BatchLoader } from '../../common/cache/batch-loader';
 import { ReadThroughCache } from '../../common/cache/read-through-cache';
 import { EventBus } from '../../common/events/event-bus';
+import { OnDomainEvent } from '../../common/events/on-domain-event';
 import { toMajor } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
 import { DriverError } from '../drivers/drivers.errors';
@@ -24,7 +25,7 @@ import { ProfileChanges, UserAuthState, UsersRepository } from './users.reposito
 export type { UserAuthState };
 
 @Injectable()
-export class UsersService implements OnModuleInit, OnModuleDestroy {
+export class UsersService {
   /**
    * Auth state is read on every authenticated request; caching it for at most USER_STATE_CACHE_MS
    * keeps that off the database while a block or deletion still takes effect at once: the events
@@ -36,7 +37,6 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
   private readonly authStates: ReadThroughCache<number, { state: UserAuthState | undefined }>;
   /** Cache misses of one event-loop turn share one query (a fleet of drivers after a restart). */
   private readonly authStateLoader: BatchLoader<number, UserAuthState>;
-  private unsubscribe: Array<() => void> = [];
 
   constructor(
     private readonly users: UsersRepository,
@@ -54,20 +54,6 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  /** A block, deletion, logout or replay on any instance (the bus crosses instances with Redis) ends the cached state here too. */
-  onModuleInit(): void {
-    this.unsubscribe = [
-      this.events.subscribe('user.access_revoked', ({ user_id }) => this.forgetAuthState(user_id)),
-      this.events.subscribe('user.sessions_revoked', ({ user_id }) => this.forgetAuthState(user_id)),
-      this.events.subscribe('user.access_restored', ({ user_id }) => this.forgetAuthState(user_id)),
-      this.events.subscribe('user.registered', ({ user_id }) => this.forgetAuthState(user_id)),
-    ];
-  }
-
-  onModuleDestroy(): void {
-    for (const off of this.unsubscribe) off();
-  }
-
   async getAuthState(id: number): Promise<UserAuthState | undefined> {
     const cached = this.authStates.peek(id) ?? (await this.authStates.get(id, async () => ({ state: await this.authStateLoader.load(id) })));
     return cached?.state;
@@ -78,9 +64,10 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
     return this.authStates.peek(id);
   }
 
-  /** Call after changing a user's role, activity, block or registration state. */
-  private forgetAuthState(id: number): void {
-    this.authStates.invalidate(id);
+  /** A block, deletion, logout, unblock, registration or replay on any instance (the bus crosses instances with Redis). */
+  @OnDomainEvent('user.access_revoked', 'user.sessions_revoked', 'user.access_restored', 'user.registered')
+  private forgetAuthState({ user_id }: { user_id: number }): void {
+    this.authStates.invalidate(user_id);
   }
 
   /** After a registration committed: every instance forgets the "not registered yet" state it may hold. */
@@ -96,6 +83,18 @@ export class UsersService implements OnModuleInit, OnModuleDestroy {
   async sessionsRevoked(userId: number, reason: SessionRevocationReason, cutoffSeconds: number): Promise<void> {
     this.events.publish('user.sessions_revoked', { user_id: userId, reason });
     await untilCutoff(cutoffSeconds);
+  }
+
+  /** The push token of each of these users that has one (CONTRACT §10), by user id. */
+  async findPushTokens(userIds: readonly number[]): Promise<Map<number, string>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.users.findPushTokens([...userIds]);
+    return new Map(rows.map((row) => [row.id, row.device_token]));
+  }
+
+  /** FCM said the token is dead (404 UNREGISTERED): it is forgotten, unless the user has sent a newer one. */
+  clearPushToken(userId: number, token: string): Promise<void> {
+    return this.users.clearPushToken(userId, token);
   }
 
   /** GET /auth/me: the public user with wallet and, for drivers, the driver record. */

@@ -4,7 +4,7 @@ import { UserResponseDto } from '../../users/dto/user-response.dto';
 import { sessionCutoffSeconds } from '../../users/session-cutoff';
 import { UsersService } from '../../users/users.service';
 import { AuthError } from '../auth.errors';
-import { AuthRepository } from '../auth.repository';
+import { LoginCandidateRow, SessionsRepository } from '../sessions.repository';
 import { LoginDto } from '../dto/login.dto';
 import { SessionResponseDto } from '../dto/session-response.dto';
 import { TokenPairResponseDto } from '../dto/token-pair-response.dto';
@@ -19,26 +19,45 @@ import { TokenService } from './token.service';
 export class SessionService {
   private readonly logger = new Logger('SessionService');
   constructor(
-    private readonly repo: AuthRepository,
+    private readonly repo: SessionsRepository,
     private readonly tokens: TokenService,
     private readonly config: AppConfig,
     private readonly users: UsersService,
   ) {}
 
-  /** Spec login checks in order, then CONTRACT.md's proof rule (a fresh, unused verify-otp success). */
-  async login(body: LoginDto): Promise<SessionResponseDto> {
+  /**
+   * The spec's login checks in its order, with CONTRACT §3's proof in the place of "verified": the
+   * caller's bearer must be the access token of this user's last verify-otp, within
+   * LOGIN_OTP_WINDOW_MINUTES and not yet used by a login. Knowing the phone number is not enough.
+   */
+  async login(body: LoginDto, bearer: string | undefined): Promise<SessionResponseDto> {
     const email = body.email || null;
     const phone = body.phone || null;
-    const user = email || phone ? await this.repo.findForLogin(email, phone) : undefined;
+    const window = this.config.loginOtpWindowMinutes;
+    const user = email || phone ? await this.repo.findForLogin(email, phone, window) : undefined;
     if (!user) throw new AuthError('INVALID_CREDENTIALS');
-    if (!user.is_verified) throw new AuthError('VERIFY_BEFORE_LOGIN');
+    const proof = this.proofHash(user, bearer);
+    if (!user.is_verified || !proof) throw new AuthError('VERIFY_BEFORE_LOGIN');
     if (!user.is_active) throw new AuthError('ACCOUNT_NOT_ACTIVE');
     if (user.is_blocked) throw new AuthError('ACCOUNT_BLOCKED');
     const issued = this.tokens.issue({ id: user.id, role: user.role });
     const session = { refreshTokenHash: issued.refreshTokenHash, family: issued.family };
-    const row = await this.repo.consumeLoginProof(user.id, this.config.loginOtpWindowMinutes, session, body.push_token || undefined);
+    // Conditional on the proof again: of concurrent logins with one proof, one wins.
+    const row = await this.repo.consumeLoginProof(user.id, { hash: proof, windowMinutes: window }, session, body.push_token || undefined);
     if (!row) throw new AuthError('VERIFY_BEFORE_LOGIN');
     return { ...issued.pair, user: UserResponseDto.from(row) };
+  }
+
+  /** The stored proof's hash when the bearer is the valid, unexpired access token it was made from. */
+  private proofHash(user: LoginCandidateRow, bearer: string | undefined): string | undefined {
+    if (!bearer || !user.login_proof_hash) return undefined;
+    try {
+      if (this.tokens.verifyAccess(bearer).userId !== user.id) return undefined;
+    } catch {
+      return undefined;
+    }
+    const hash = TokenService.hash(bearer);
+    return hash === user.login_proof_hash ? hash : undefined;
   }
 
   /**

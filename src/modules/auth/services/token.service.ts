@@ -71,7 +71,7 @@ export class TokenService {
    * request for its whole lifetime, and the same string always verifies the same way, so only its
    * expiry is checked again. (Whether the user may still act is the verifier's per-request check.)
    */
-  private readonly verifiedAccess: ReadThroughCache<string, VerifiedAccess & { exp: number | undefined }>;
+  private readonly verifiedAccess: ReadThroughCache<string, VerifiedAccess & { exp: number }>;
 
   constructor(
     private readonly jwt: JwtService,
@@ -133,9 +133,10 @@ export class TokenService {
   verifyAccess(token: string): VerifiedAccess {
     const now = Math.floor(Date.now() / 1000);
     const known = this.verifiedAccess.peek(token);
-    if (known && (known.exp === undefined || now < known.exp)) return { userId: known.userId, role: known.role, iat: known.iat };
+    if (known && now < known.exp) return { userId: known.userId, role: known.role, iat: known.iat };
     const claims = this.decode<AccessClaims>(token);
-    if (!claims || claims.type !== 'access' || !isUserId(claims.sub) || typeof claims.iat !== 'number') {
+    // jsonwebtoken checks `exp` only when present: a token without one would never expire (CONTRACT §3: 401).
+    if (!claims || claims.type !== 'access' || !isUserId(claims.sub) || typeof claims.iat !== 'number' || typeof claims.exp !== 'number') {
       throw new AuthError('INVALID_ACCESS_TOKEN');
     }
     const verified: VerifiedAccess = { userId: Number(claims.sub), role: claims.role, iat: claims.iat };
@@ -150,7 +151,7 @@ export class TokenService {
    */
   verifyRefresh(token: string): { userId: number; family: string | undefined } {
     const claims = this.decode<RefreshClaims>(token);
-    if (!claims || claims.type !== 'refresh' || !isUserId(claims.sub)) throw new AuthError('INVALID_REFRESH_TOKEN');
+    if (!claims || claims.type !== 'refresh' || !isUserId(claims.sub) || typeof claims.exp !== 'number') throw new AuthError('INVALID_REFRESH_TOKEN');
     return { userId: Number(claims.sub), family: typeof claims.fam === 'string' && claims.fam !== '' ? claims.fam : undefined };
   }
 

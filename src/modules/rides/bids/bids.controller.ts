@@ -16,8 +16,8 @@ import { ErrorResponseDto } from '../../../common/http/error-response.dto';
 import { BidResponseDto, RideResponseDto } from '../dto/ride-response.dto';
 import { BidsService } from './bids.service';
 import { SubmitBidDto } from './dto/submit-bid.dto';
-import type { RideView } from '../views/ride-view';
-import type { BidView } from '../views/bid-view';
+import type { RideView } from '../read-models/ride-view';
+import type { BidView } from './bid-view';
 
 @ApiTags('bids')
 @ApiBearerAuth()

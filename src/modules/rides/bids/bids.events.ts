@@ -1,5 +1,5 @@
-import type { BidView } from '../views/bid-view';
-import type { RideView } from '../views/ride-view';
+import type { BidView } from './bid-view';
+import type { RideView } from '../read-models/ride-view';
 
 /** The bidding events, added to the domain events by declaration merging (see ../rides.events.ts). */
 declare module '../../../common/events/domain-events' {

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { rowsOf } from '../../../common/database/sql-results';
-import { BID_VIEW_COLUMNS, BID_VIEW_FROM, BID_VIEW_ORDER, BidViewRow } from '../views/bid-view';
+import { BID_VIEW_COLUMNS, BID_VIEW_FROM, BID_VIEW_ORDER, BidViewRow } from './bid-view';
 
 export interface BidRow {
   id: string;

@@ -13,8 +13,11 @@ export interface BiddingDriver {
  * (src/bootstrap/marketplace-ports.module.ts).
  */
 export abstract class BiddingDriversPort {
-  /** The driver record; throws DRIVER_NOT_FOUND when the user has none. */
-  abstract getDriver(userId: number): Promise<BiddingDriver>;
+  /**
+   * The driver record of an approved driver; throws the drivers module's DRIVER_NOT_FOUND when the
+   * user has none and DRIVER_NOT_APPROVED unless approved (approval is that module's rule).
+   */
+  abstract getApprovedDriver(userId: number): Promise<BiddingDriver>;
   /** The driver record read inside the caller's transaction (no lock). */
   abstract findDriver(userId: number, manager: EntityManager): Promise<BiddingDriver | undefined>;
 }

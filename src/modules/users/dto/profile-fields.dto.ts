@@ -1,6 +1,6 @@
 import { EMAIL_MAX_LENGTH } from '../contact';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 
 /** The profile fields a user supplies, at registration and in later profile updates. */
 export class ProfileFieldsDto {
@@ -28,5 +28,6 @@ export class ProfileFieldsDto {
   })
   @IsOptional()
   @IsString()
+  @IsNotEmpty()
   profile_picture_base64?: string;
 }

@@ -68,6 +68,10 @@ export class UserEntity {
   @Column({ name: 'otp_verified_at', type: 'timestamptz', nullable: true })
   otpVerifiedAt!: Date | null;
 
+  /** SHA-256 of the access token that verify-otp returned: login's bearer must be that token. Cleared with the proof. */
+  @Column({ name: 'login_proof_hash', type: 'varchar', length: 128, nullable: true })
+  loginProofHash!: string | null;
+
   /** SHA-256 of the single valid refresh token. */
   @Column({ name: 'refresh_token_hash', type: 'varchar', length: 128, nullable: true })
   refreshTokenHash!: string | null;

@@ -1,0 +1,123 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { AuthenticatedUser } from '../../../common/auth/authenticated-user';
+import { RateLimiter } from '../../../common/rate-limit/rate-limiter';
+import { AppConfig } from '../../../config/app-config';
+import { WalletsService } from '../../wallets/wallets.service';
+import type { BookRideDto } from '../dto/book-ride.dto';
+import { FareEstimatesService } from '../pricing/fare-estimates.service';
+import type { FareEstimate } from '../pricing/fare-estimate';
+import { PromoCodesService, normalisePromoCode } from '../pricing/promo-codes.service';
+import { IdempotencyKeysRepository } from './idempotency-keys.repository';
+import { RidesRepository } from '../read-models/rides.repository';
+import type { RideRequest } from '../transitions/ride-command';
+import { RideTransitionsService } from '../transitions/ride-transitions.service';
+import { RideError } from '../rides.errors';
+import { rideToJson } from '../read-models/ride-view';
+import type { RideView } from '../read-models/ride-view';
+
+const HOUR_SECONDS = 3600;
+
+export interface BookingResult {
+  ride: RideView;
+  /** false when an Idempotency-Key replay returned the ride booked earlier. */
+  created: boolean;
+}
+
+/** A stable fingerprint of the validated body: same fields and values, whatever their order. */
+export function requestHash(body: object): string {
+  const canonical = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(canonical);
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.keys(value)
+          .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+          .sort()
+          .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+      );
+    }
+    return value;
+  };
+  return createHash('sha256').update(JSON.stringify(canonical(body))).digest('hex');
+}
+
+/**
+ * POST /rides/book: prices the request, claims the Idempotency-Key and redeems the promo in the
+ * transaction that creates the ride (the `book` transition, which announces it after commit).
+ */
+@Injectable()
+export class RideBookingService {
+  constructor(
+    private readonly estimates: FareEstimatesService,
+    private readonly promos: PromoCodesService,
+    private readonly wallets: WalletsService,
+    private readonly transitions: RideTransitionsService,
+    private readonly reads: RidesRepository,
+    private readonly keys: IdempotencyKeysRepository,
+    private readonly config: AppConfig,
+    private readonly limiter: RateLimiter,
+  ) {}
+
+  async book(user: AuthenticatedUser, dto: BookRideDto, idempotencyKey?: string): Promise<BookingResult> {
+    const { estimate } = await this.estimates.estimateFor(dto, dto.vehicle_category_id);
+    // Book-cancel loops are bounded per passenger (OWASP API6): counted before anything is written.
+    await this.limiter.enforce(`book:${user.id}`, this.config.bookingRateLimitPerHour, HOUR_SECONDS);
+    if (dto.payment_method === 'wallet' && !(await this.wallets.covers(user.id, 0))) {
+      throw RideError.field('INVALID_RIDE_REQUEST', 'payment_method', 'Paying by wallet needs a wallet; complete registration first');
+    }
+    const hash = idempotencyKey === undefined ? '' : requestHash(dto);
+
+    const rideId = randomUUID();
+    let created = true;
+    const ride = await this.transitions.apply(rideId, { type: 'book', ride: rideRequest(dto, estimate) }, user, {
+      // The key is claimed and the promo counted in the booking's own transaction: a replay with the
+      // same body answers the ride booked earlier, and a booking that rolls back used neither.
+      before: async (tx) => {
+        created = true;
+        if (idempotencyKey !== undefined && !(await this.keys.claim(user.id, idempotencyKey, hash, tx))) {
+          const earlier = await this.keys.find(user.id, idempotencyKey, tx);
+          if (!earlier || earlier.request_hash !== hash || !earlier.ride_id) throw new RideError('IDEMPOTENCY_KEY_REUSED');
+          const row = await this.reads.findView(earlier.ride_id, tx);
+          if (!row) throw new RideError('RIDE_NOT_FOUND');
+          created = false;
+          return rideToJson(row);
+        }
+        if (estimate.promo?.applied && estimate.promo.promoId !== undefined) {
+          const refusal = await this.promos.redeem(estimate.promo.promoId, tx);
+          if (refusal !== null) withoutPromo(estimate, refusal);
+        }
+        return undefined;
+      },
+      after: async (tx) => {
+        if (idempotencyKey !== undefined) await this.keys.attachRide(user.id, idempotencyKey, rideId, tx);
+      },
+    });
+    return { ride, created };
+  }
+}
+
+function rideRequest(dto: BookRideDto, estimate: FareEstimate): RideRequest {
+  return {
+    rideType: dto.ride_type,
+    vehicleCategoryId: dto.vehicle_category_id,
+    pickup: dto.pickup,
+    dropoff: dto.dropoff,
+    returnLocation: dto.return_location ?? null,
+    passengerCount: dto.passenger_count ?? 1,
+    children: dto.children ?? 0,
+    paymentMethod: dto.payment_method,
+    durationMinutes: dto.duration_minutes ?? null,
+    endScheduledAt: dto.end_scheduled_at ?? null,
+    returnScheduledAt: dto.return_scheduled_at ?? null,
+    promoCode: dto.promo_code === undefined ? null : normalisePromoCode(dto.promo_code),
+    estimate,
+  };
+}
+
+/** The promo stopped applying between estimate and booking (limit reached, expired meanwhile): book at full price, saying why. */
+function withoutPromo(estimate: FareEstimate, reason: string): void {
+  if (!estimate.promo) return;
+  estimate.totalMinor += estimate.discountMinor;
+  estimate.discountMinor = 0;
+  estimate.promo = { code: estimate.promo.code, applied: false, reason, discountMinor: 0 };
+}

@@ -1,0 +1,131 @@
+import { col, doc, group, nullable, orNull, readModel, RowOf, sqlAs, ViewOfGroup } from '../../../common/database/read-model';
+import { dtoOf } from '../../../common/http/read-model-openapi';
+import { ESTIMATE, RIDE_TYPES } from '../pricing/fare-estimate';
+import { RIDE_STATUSES } from '../ride-status';
+
+export const RIDE_VIEW_FROM = `
+  FROM rides r
+  LEFT JOIN users pu ON pu.id = r.passenger_id
+  LEFT JOIN users du ON du.id = r.driver_id
+  LEFT JOIN drivers dr ON dr.user_id = r.driver_id`;
+
+export const PAYMENT_METHODS = ['cash', 'wallet'] as const;
+export const CANCELLED_BY = ['passenger', 'driver'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+export type CancelledBy = (typeof CANCELLED_BY)[number];
+
+/**
+ * The driver's public profile (what a passenger needs to recognise the car) in some SELECT: the
+ * driver's id column and the aliases of the joined users and drivers rows.
+ */
+export function driverPublic(from: { id: string; users: string; drivers: string }) {
+  const { users: u, drivers: d } = from;
+  return group('DriverPublicDto', {
+    id: doc(col.number(sqlAs(from.id, 'driver_id')), { example: 7 }),
+    first_name: nullable(col.text(sqlAs(`${u}.first_name`, 'd_first_name')), { example: 'Dana' }),
+    last_name: nullable(col.text(sqlAs(`${u}.last_name`, 'd_last_name')), { example: 'Smith' }),
+    profile_picture: nullable(col.text(sqlAs(`${u}.profile_picture`, 'd_picture'))),
+    rating: nullable(col.decimal(sqlAs(`${d}.rating`, 'd_rating')), { example: 4.9 }),
+    vehicle: group('VehicleResponseDto', {
+      category_id: nullable(col.number(sqlAs(`${d}.vehicle_category_id`, 'd_category')), { example: 1 }),
+      make: nullable(col.text(sqlAs(`${d}.vehicle_make`, 'd_make')), { example: 'Toyota' }),
+      model: nullable(col.text(sqlAs(`${d}.vehicle_model`, 'd_model')), { example: 'Corolla' }),
+      plate: nullable(col.text(sqlAs(`${d}.vehicle_plate`, 'd_plate')), { example: 'B-RH 1234' }),
+      color: nullable(col.text(sqlAs(`${d}.vehicle_color`, 'd_color')), { example: 'White' }),
+      year: nullable(col.number(sqlAs(`${d}.vehicle_year`, 'd_year')), { example: 2021 }),
+    }),
+  });
+}
+
+const ADDRESS = { example: 'Alexanderplatz 1, Berlin' };
+const LATITUDE = { example: 52.5219 };
+const LONGITUDE = { example: 13.4132 };
+
+/**
+ * The Ride object of CONTRACT.md 4a, declared once: each field's column (or jsonb path), how it is
+ * written and how it is documented. The SELECT list, the row, the view every endpoint and ride event
+ * carries, rideToJson and its SQL twin (the nearby page), and the OpenAPI schema all come from it:
+ * a new ride field is one line here plus the migration of its column. It never depends on who reads
+ * it (events carry it as-is). Use as `SELECT ${RIDE_VIEW_COLUMNS} ${RIDE_VIEW_FROM} WHERE ...`.
+ */
+export const RIDE = readModel(
+  group('RideResponseDto', {
+    id: col.uuid('r.id'),
+    ride_code: col.text('r.ride_code', { example: 'K7M2QX' }),
+    status: col.oneOf(RIDE_STATUSES)('r.status'),
+    ride_type: col.oneOf(RIDE_TYPES)('r.ride_type'),
+    pickup: group('LocationResponseDto', {
+      address: col.text('r.pickup_address', ADDRESS),
+      latitude: col.number('r.pickup_latitude', LATITUDE),
+      longitude: col.number('r.pickup_longitude', LONGITUDE),
+    }),
+    dropoff: group('LocationResponseDto', {
+      address: col.text('r.dropoff_address', ADDRESS),
+      latitude: col.number('r.dropoff_latitude', LATITUDE),
+      longitude: col.number('r.dropoff_longitude', LONGITUDE),
+    }),
+    // Null unless round_trip; the address alone may be missing.
+    return_location: orNull(
+      group('ReturnLocationResponseDto', {
+        address: nullable(col.text('r.return_address'), ADDRESS),
+        latitude: col.number('r.return_latitude', LATITUDE),
+        longitude: col.number('r.return_longitude', LONGITUDE),
+      }),
+      [['return_latitude'], ['return_longitude']],
+    ),
+    vehicle_category_id: col.number('r.vehicle_category_id', { example: 1 }),
+    passenger_count: col.number('r.passenger_count', { example: 1 }),
+    children: col.number('r.children', { example: 0 }),
+    payment_method: col.oneOf(PAYMENT_METHODS)('r.payment_method'),
+    duration_minutes: nullable(col.number('r.duration_minutes')),
+    end_scheduled_at: nullable(col.time('r.end_scheduled_at')),
+    return_scheduled_at: nullable(col.time('r.return_scheduled_at')),
+    promo_code: nullable(col.text('r.promo_code')),
+    estimate: { ...ESTIMATE, description: 'The fare estimate stored at booking' },
+    fare: nullable(col.money('r.fare_minor'), { example: 15.5, description: 'The accepted bid amount; null before acceptance' }),
+    currency: col.trimmed('r.currency', { example: 'USD' }),
+    passenger: orNull(
+      group('PassengerPublicDto', {
+        id: doc(col.number('r.passenger_id'), { example: 3 }),
+        first_name: nullable(col.text('pu.first_name AS p_first_name'), { example: 'Paula' }),
+        last_name: nullable(col.text('pu.last_name AS p_last_name'), { example: 'Jones' }),
+        profile_picture: nullable(col.text('pu.profile_picture AS p_picture')),
+      }),
+      [['passenger_id']],
+    ),
+    driver: orNull(
+      driverPublic({ id: 'r.driver_id', users: 'du', drivers: 'dr' }),
+      [['driver_id']],
+      'null before acceptance',
+    ),
+    accepted_bid_id: nullable(col.uuid('r.accepted_bid_id')),
+    cancelled_by: nullable(col.oneOf(CANCELLED_BY)('r.cancelled_by')),
+    cancel_reason: nullable(col.text('r.cancel_reason')),
+    expires_at: col.time('r.expires_at'),
+    accepted_at: nullable(col.time('r.accepted_at')),
+    arrived_at: nullable(col.time('r.arrived_at')),
+    started_at: nullable(col.time('r.started_at')),
+    completed_at: nullable(col.time('r.completed_at')),
+    cancelled_at: nullable(col.time('r.cancelled_at')),
+    created_at: col.time('r.created_at'),
+    updated_at: col.time('r.updated_at'),
+  }),
+);
+
+export const RIDE_VIEW_COLUMNS = RIDE.columns;
+export const RIDE_SHAPE = RIDE.shape;
+export const rideToJson = RIDE.toJson;
+export type RideViewRow = RowOf<typeof RIDE.root>;
+/** The Ride object as every endpoint and every ride event carries it. */
+export type RideView = ViewOfGroup<typeof RIDE.root>;
+export type DriverPublicView = NonNullable<RideView['driver']>;
+/** Its OpenAPI schema (also the `ride` of every WebSocket event). */
+export const RideResponseDto = dtoOf(RIDE.root);
+export type RideResponseDto = RideView;
+
+export function iso(value: Date | string): string;
+export function iso(value: Date | string | null | undefined): string | null;
+export function iso(value: Date | string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}

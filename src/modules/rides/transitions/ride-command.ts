@@ -1,0 +1,105 @@
+import type { EntityManager } from 'typeorm';
+import type { DomainEventMap } from '../../../common/events/domain-events';
+import type { BidView } from '../bids/bid-view';
+import type { RideView } from '../read-models/ride-view';
+import type { RideStatus } from '../ride-status';
+import { DriverStep, driverStepTo, EventOf, RideCommandType, RideParty, SweepCommandType } from './ride-transitions';
+import type { LockedRide, NewRide, RideColumns } from './ride-writes.repository';
+
+/** A new ride as booking prices it; the transition adds its id, code, currency and time to live. */
+export type RideRequest = Omit<NewRide, 'id' | 'rideCode' | 'passengerId' | 'currency' | 'ttlMinutes'>;
+
+/** Each command with what it carries (its row in RIDE_TRANSITIONS says who, from where, to what). */
+export type RideCommand =
+  | { type: 'book'; ride: RideRequest }
+  | { type: 'bid'; amountMinor: number; etaMinutes: number; driverCategoryId: number | null }
+  | { type: 'accept'; bidId: string }
+  | { type: DriverStep }
+  | { type: 'no_step'; to: RideStatus }
+  | { type: 'cancel'; reason: string | null }
+  | { type: 'expire' };
+
+/** PUT /rides/{id}/status: the driver step that reaches `to`, or the row that refuses a status no step reaches. */
+export function driverStep(to: RideStatus): { type: DriverStep } | { type: 'no_step'; to: RideStatus } {
+  const step = driverStepTo(to);
+  return step ? { type: step } : { type: 'no_step', to };
+}
+
+export type CommandOf<K extends RideCommandType> = Extract<RideCommand, { type: K }>;
+export type UserCommandType = Exclude<RideCommandType, SweepCommandType>;
+export type UserCommand = Extract<RideCommand, { type: UserCommandType }>;
+
+/** What a command answers with: the ride as the API shows it, or, for a bid, the bid. */
+export type ResultOf<K extends RideCommandType> = K extends 'bid' ? BidView : RideView;
+
+/** Who acts: a user (their relation to the ride decides what they may do), or the platform. */
+export type RideActor = { id: number } | 'system';
+
+/** The transaction a command runs in, for the repositories its handler and hooks call. */
+export type RideTx = EntityManager;
+
+export type PendingEvent<E extends keyof DomainEventMap = keyof DomainEventMap> = { [N in E]: { name: N; payload: DomainEventMap[N] } }[E];
+
+/** What a handler hands back: the answer, and the table's event for it (none: nothing to announce). */
+export interface CommandOutcome<K extends RideCommandType> {
+  result: ResultOf<K>;
+  event?: PendingEvent<EventOf<K>>;
+}
+
+/** Steps the caller adds to a command's transaction, around the handler. */
+export interface TransitionHooks {
+  /** First in the transaction; a ride returned here is the answer, and the command is not applied (an idempotent replay). */
+  before?(tx: RideTx): Promise<RideView | undefined>;
+  /** Last in the transaction, with the command's answer. */
+  after?(tx: RideTx, ride: RideView): Promise<void>;
+}
+
+/** What the engine hands a handler for a ride that exists: the ride locked, the table's check passed. */
+export interface ChangeContext<K extends RideCommandType> {
+  readonly command: CommandOf<K>;
+  readonly actor: RideActor;
+  readonly party: RideParty;
+  readonly ride: LockedRide;
+  readonly tx: RideTx;
+  /**
+   * Writes the table's change: the status, its stamp and `set`, the withdrawn bids and the
+   * ride_events row. False when a unique index refused it (the transaction must then end).
+   */
+  changeStatus(set?: RideColumns, reason?: string | null): Promise<boolean>;
+  /** The drivers whose pending bids changeStatus withdrew (rules with withdrawsBids). */
+  readonly withdrawnBidders: number[];
+  /** The ride as the API shows it, read in the transaction. */
+  view(): Promise<RideView>;
+}
+
+/** What the engine hands a handler that creates the ride (a command from `null`). */
+export interface CreateContext<K extends RideCommandType> {
+  readonly command: CommandOf<K>;
+  readonly actor: { id: number };
+  readonly rideId: string;
+  readonly tx: RideTx;
+  /** Inserts the ride in the table's status with its ride_events row; false when a unique index refused it. */
+  insert(ride: NewRide): Promise<boolean>;
+  view(): Promise<RideView>;
+}
+
+/**
+ * One command's own part. The engine (RideTransitionsService) locks, judges the table, writes the
+ * status and publishes after the commit; a handler adds the checks and writes only its command has.
+ */
+export interface RideCommandHandler<K extends RideCommandType, Located = void> {
+  /** Before any lock: input that cannot name anything (a bid id that is no UUID). */
+  validate?(command: CommandOf<K>): void;
+  /** With the ride locked and the actor entitled, before the table judges the status (accept: the bid must be this ride's). */
+  locate?(ctx: ChangeContext<K>): Promise<Located>;
+  run(ctx: ChangeContext<K>, located: Located): Promise<CommandOutcome<K>>;
+}
+
+export interface RideCreateHandler<K extends RideCommandType> {
+  create(ctx: CreateContext<K>): Promise<CommandOutcome<K>>;
+}
+
+/** A sweep's own part: its event for each ride it took, after the table's change of the whole batch. */
+export interface RideSweepHandler<K extends SweepCommandType> {
+  event(ride: LockedRide, view: RideView, withdrawnBidders: number[]): PendingEvent<EventOf<K>>;
+}

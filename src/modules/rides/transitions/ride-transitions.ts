@@ -1,0 +1,137 @@
+import type { DomainEventName } from '../../../common/events/domain-events';
+import { RideStatus, sqlStatusList } from '../ride-status';
+import type { RideErrorCode } from '../rides.errors';
+
+/**
+ * How the one acting stands to the ride: its passenger, its assigned driver, the platform (a sweep),
+ * or any other user (a driver bidding on a request).
+ */
+export type RideParty = 'passenger' | 'driver' | 'system' | 'other';
+
+/** A ride time the table judges commands by (a scheduled ride's dispatch time would join it). */
+export type RideClock = 'expires_at';
+
+/** Ride columns a status stamps with the time it was reached. */
+export type RideStamp = 'accepted_at' | 'arrived_at' | 'started_at' | 'completed_at' | 'cancelled_at';
+
+export interface RideTransitionRule {
+  /** The status the command leads to; none: the command leaves the status as it is (a bid). */
+  to?: RideStatus;
+  /**
+   * Who may apply the command, and from which statuses (`null`: the ride does not exist yet). A
+   * party missing here is told the ride does not exist (404); a party listed, from another status,
+   * gets `refusal` (409).
+   */
+  from: Partial<Record<RideParty, readonly (RideStatus | null)[]>>;
+  refusal: RideErrorCode;
+  /** Refused once this time has passed (nobody takes a request whose time is up). */
+  open?: RideClock;
+  /** Applies only once this time has passed: a sweep of the platform's, run in batches. */
+  due?: RideClock;
+  /** The column set to the time of the change. */
+  stamp?: RideStamp;
+  /** The ride's pending bids are withdrawn with the change (their drivers are told). */
+  withdrawsBids?: true;
+  /** The ride row's lock: exclusive, or shared by commands that may run side by side (bids). */
+  lock?: 'update' | 'share';
+  /** Announced after the commit; none for a row that only ever refuses. */
+  event?: DomainEventName;
+}
+
+/**
+ * Every command on a ride. RideTransitionsService applies them, each through its handler
+ * (transitions/handlers/, bids/): the lock, who may act from which status, the status write and its
+ * stamp, the withdrawn bids, the ride_events row and the event all come from this table.
+ */
+export const RIDE_TRANSITIONS = {
+  book: { to: 'requested', from: { passenger: [null] }, refusal: 'ACTIVE_RIDE_EXISTS', event: 'ride.requested' },
+  // A driver's offer changes no status; the ride's own (former) driver is refused like any late bidder.
+  bid: { from: { other: ['requested'], driver: [] }, refusal: 'RIDE_NOT_REQUESTED', open: 'expires_at', lock: 'share', event: 'bid.submitted' },
+  accept: {
+    to: 'accepted',
+    from: { passenger: ['requested'] },
+    refusal: 'RIDE_NOT_REQUESTED',
+    open: 'expires_at',
+    stamp: 'accepted_at',
+    event: 'ride.accepted',
+  },
+  arrive: { to: 'driver_arrived', from: { driver: ['accepted'] }, refusal: 'INVALID_STATUS_TRANSITION', stamp: 'arrived_at', event: 'ride.status_changed' },
+  start: { to: 'started', from: { driver: ['driver_arrived'] }, refusal: 'INVALID_STATUS_TRANSITION', stamp: 'started_at', event: 'ride.status_changed' },
+  complete: { to: 'completed', from: { driver: ['started'] }, refusal: 'INVALID_STATUS_TRANSITION', stamp: 'completed_at', event: 'ride.status_changed' },
+  // PUT /rides/{id}/status naming a status no driver step reaches: refused to the ride's driver.
+  no_step: { from: { driver: [] }, refusal: 'INVALID_STATUS_TRANSITION' },
+  cancel: {
+    to: 'cancelled',
+    from: { passenger: ['requested', 'accepted', 'driver_arrived'], driver: ['accepted', 'driver_arrived'] },
+    refusal: 'RIDE_NOT_CANCELLABLE',
+    stamp: 'cancelled_at',
+    withdrawsBids: true,
+    event: 'ride.cancelled',
+  },
+  expire: { to: 'expired', from: { system: ['requested'] }, refusal: 'RIDE_NOT_REQUESTED', due: 'expires_at', withdrawsBids: true, event: 'ride.expired' },
+} as const satisfies Record<string, RideTransitionRule>;
+
+export type RideTransitions = typeof RIDE_TRANSITIONS;
+export type RideCommandType = keyof RideTransitions;
+/** The event a command announces. */
+export type EventOf<K extends RideCommandType> = RideTransitions[K] extends { event: infer E extends DomainEventName } ? E : never;
+/** The platform's sweeps: commands only the system applies, to every ride that is due. */
+export type SweepCommandType = { [K in RideCommandType]: RideTransitions[K] extends { due: RideClock } ? K : never }[RideCommandType];
+
+export function ruleOf(type: RideCommandType): RideTransitionRule {
+  return RIDE_TRANSITIONS[type];
+}
+
+/** The driver's one-step-forward commands (PUT /rides/{id}/status), by the status each reaches. */
+export const DRIVER_STEPS = ['arrive', 'start', 'complete'] as const satisfies readonly RideCommandType[];
+export type DriverStep = (typeof DRIVER_STEPS)[number];
+
+/** The driver step that reaches `to`, if any. */
+export function driverStepTo(to: RideStatus): DriverStep | undefined {
+  return DRIVER_STEPS.find((step) => RIDE_TRANSITIONS[step].to === to);
+}
+
+/** The ride as the table sees it: its status (null before it exists) and which of its times have passed. */
+export interface RideState {
+  status: RideStatus | null;
+  past: Partial<Record<RideClock, boolean>>;
+}
+
+/** Whether `party` may apply the command at all: if not, the ride does not exist for them. */
+export function mayAct(type: RideCommandType, party: RideParty | undefined): party is RideParty {
+  return party !== undefined && ruleOf(type).from[party] !== undefined;
+}
+
+/** The refusal for `party` applying the command to a ride in `state`, or null when the table allows it. */
+export function refusalOf(type: RideCommandType, party: RideParty, state: RideState): RideErrorCode | null {
+  const rule = ruleOf(type);
+  const from = rule.from[party];
+  if (!from || !from.includes(state.status)) return rule.refusal;
+  if (rule.open && state.past[rule.open]) return rule.refusal;
+  if (rule.due && !state.past[rule.due]) return rule.refusal;
+  return null;
+}
+
+/** Every clock some command is judged by (the lock query reports each as passed or not). */
+export const RIDE_CLOCKS: readonly RideClock[] = [
+  ...new Set(Object.values(RIDE_TRANSITIONS as Record<string, RideTransitionRule>).flatMap((r) => [r.open, r.due].filter((c) => c !== undefined))),
+];
+
+/**
+ * The SQL condition (over `alias`) under which `party` may apply the command, by status and time:
+ * queries that look for rides a command could take (nearby requests for a bidder, the rides a sweep
+ * is due to take) say it through the table instead of restating statuses.
+ */
+export function sqlAllowing(type: RideCommandType, party: RideParty, alias: string): string {
+  const rule = ruleOf(type);
+  const statuses = (rule.from[party] ?? []).filter((s): s is RideStatus => s !== null);
+  if (statuses.length === 0) return 'false';
+  const conditions = [statuses.length === 1 ? `${alias}.status = '${statuses[0]}'` : `${alias}.status IN ${sqlStatusList(statuses)}`];
+  if (rule.open) conditions.push(`${alias}.${rule.open} > now()`);
+  if (rule.due) conditions.push(`${alias}.${rule.due} <= now()`);
+  return conditions.join(' AND ');
+}
+
+type FromStatus<K extends RideCommandType> = { [P in keyof RideTransitions[K]['from']]: RideTransitions[K]['from'][P] extends readonly (infer S)[] ? S : never }[keyof RideTransitions[K]['from']];
+/** Commands that create the ride (allowed from `null`). */
+export type CreateCommandType = { [K in RideCommandType]: null extends FromStatus<K> ? K : never }[RideCommandType];

@@ -1,0 +1,219 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import type { FareEstimate } from '../pricing/fare-estimate';
+import { rowsOf } from '../../../common/database/sql-results';
+
+import type { RideStatus } from '../ride-status';
+import { RIDE_CLOCKS, RideClock, RideStamp, sqlAllowing, SweepCommandType, ruleOf } from './ride-transitions';
+
+export type { RideStatus };
+export type ActorRole = 'passenger' | 'driver' | 'system';
+
+export interface NewRide {
+  id: string;
+  rideCode: string;
+  rideType: string;
+  passengerId: number;
+  vehicleCategoryId: number;
+  pickup: { address: string; latitude: number; longitude: number };
+  dropoff: { address: string; latitude: number; longitude: number };
+  returnLocation: { address: string; latitude: number; longitude: number } | null;
+  passengerCount: number;
+  children: number;
+  paymentMethod: string;
+  durationMinutes: number | null;
+  endScheduledAt: string | null;
+  returnScheduledAt: string | null;
+  promoCode: string | null;
+  estimate: FareEstimate;
+  currency: string;
+  ttlMinutes: number;
+}
+
+/** A ride row locked for a command, with which of the table's clocks have passed. */
+export interface LockedRide {
+  id: string;
+  status: RideStatus;
+  passenger_id: number | null;
+  driver_id: number | null;
+  vehicle_category_id: number;
+  payment_method: 'cash' | 'wallet';
+  fare_minor: number | null;
+  currency: string;
+  past: Partial<Record<RideClock, boolean>>;
+}
+
+/** Columns a command writes beside the status (the table's stamp is set by the change itself). */
+export interface RideColumns {
+  driver_id?: number;
+  accepted_bid_id?: string;
+  fare_minor?: number;
+  cancelled_by?: 'passenger' | 'driver';
+  cancel_reason?: string | null;
+}
+
+const LOCKED_COLUMNS = `id, status, passenger_id, driver_id, vehicle_category_id, payment_method, fare_minor, currency,
+  json_build_object(${RIDE_CLOCKS.map((c) => `'${c}', ${c} <= now()`).join(', ')}) AS past`;
+
+export interface RideEventInput {
+  rideId: string;
+  from: RideStatus | null;
+  to: RideStatus;
+  actorUserId: number | null;
+  actorRole: ActorRole;
+  reason?: string | null;
+}
+
+/** The columns of RideColumns as SQL (only these names ever reach the statement). */
+const COLUMN_NAMES: Record<keyof RideColumns, string> = {
+  driver_id: 'driver_id',
+  accepted_bid_id: 'accepted_bid_id',
+  fare_minor: 'fare_minor',
+  cancelled_by: 'cancelled_by',
+  cancel_reason: 'cancel_reason',
+};
+
+const TRANSACTION_ATTEMPTS = 3;
+/** deadlock_detected, serialization_failure: the transaction did nothing and may simply run again. */
+const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
+
+function isUniqueViolation(err: unknown): boolean {
+  return err instanceof QueryFailedError && (err.driverError as { code?: string }).code === '23505';
+}
+
+function isRetryableConflict(err: unknown): boolean {
+  const code = err instanceof QueryFailedError ? (err.driverError as { code?: string }).code : undefined;
+  return code !== undefined && RETRYABLE_SQLSTATES.has(code);
+}
+
+/** Write side of rides: inserts, row locks and transitions, always inside the caller's transaction. */
+@Injectable()
+export class RideWritesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Runs `work` in a transaction, again (at most TRANSACTION_ATTEMPTS times in all) when PostgreSQL
+   * aborted it as a deadlock victim or a serialization failure: the lock orders here are chosen so
+   * that these should not happen, and a retry turns one that still does into a short wait, not a 500.
+   * `work` must only touch the database (it may run more than once).
+   */
+  async runInTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.dataSource.transaction(work);
+      } catch (err) {
+        if (attempt >= TRANSACTION_ATTEMPTS || !isRetryableConflict(err)) throw err;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+      }
+    }
+  }
+
+  /**
+   * Inserts a ride in `status`; false when a unique index refused it (the ride code is taken among
+   * live rides, or the passenger already has a live ride). ON CONFLICT waits for a concurrent
+   * insert to commit or roll back, so two parallel bookings cannot both pass.
+   */
+  async insert(r: NewRide, status: RideStatus, manager: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `INSERT INTO rides (id, ride_code, status, ride_type, passenger_id, vehicle_category_id,
+          pickup_address, pickup_latitude, pickup_longitude, dropoff_address, dropoff_latitude, dropoff_longitude,
+          return_address, return_latitude, return_longitude, passenger_count, children, payment_method,
+          duration_minutes, end_scheduled_at, return_scheduled_at, promo_code, estimate, estimated_fare_minor,
+          currency, expires_at)
+       VALUES ($1, $2, $26, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
+          $22::jsonb, $23, $24, now() + make_interval(mins => $25))
+       ON CONFLICT DO NOTHING RETURNING id`,
+      [
+        r.id, r.rideCode, r.rideType, r.passengerId, r.vehicleCategoryId,
+        r.pickup.address, r.pickup.latitude, r.pickup.longitude,
+        r.dropoff.address, r.dropoff.latitude, r.dropoff.longitude,
+        r.returnLocation?.address ?? null, r.returnLocation?.latitude ?? null, r.returnLocation?.longitude ?? null,
+        r.passengerCount, r.children, r.paymentMethod, r.durationMinutes, r.endScheduledAt, r.returnScheduledAt,
+        r.promoCode, JSON.stringify(r.estimate), r.estimate.totalMinor, r.currency, r.ttlMinutes, status,
+      ],
+    );
+    return rows.length > 0;
+  }
+
+  /** The ride row, locked: exclusively, or shared by commands that may run side by side (bids). */
+  async lock(rideId: string, mode: 'update' | 'share', manager: EntityManager): Promise<LockedRide | undefined> {
+    const rows: LockedRide[] = await manager.query(
+      `SELECT ${LOCKED_COLUMNS} FROM rides WHERE id = $1 FOR ${mode === 'share' ? 'SHARE' : 'UPDATE'}`,
+      [rideId],
+    );
+    return rows[0];
+  }
+
+  /**
+   * Rides the sweep is due to take (the table's condition), oldest first, locked; rows another
+   * instance holds are skipped, not waited for, so two sweepers never take the same ride.
+   */
+  async lockDue(type: SweepCommandType, limit: number, manager: EntityManager): Promise<LockedRide[]> {
+    return manager.query(
+      `SELECT ${LOCKED_COLUMNS} FROM rides r WHERE ${sqlAllowing(type, 'system', 'r')}
+        ORDER BY ${ruleOf(type).due} LIMIT ${Math.trunc(limit)} FOR UPDATE SKIP LOCKED`,
+    );
+  }
+
+  /**
+   * Moves locked rides to `to`, stamping `stamp` and writing `set`; false when a unique index
+   * refused it (a driver already holding a live ride: rides_driver_live_uq). The transaction is
+   * then aborted and must end.
+   */
+  async changeStatus(
+    rideIds: string[],
+    to: RideStatus,
+    stamp: RideStamp | undefined,
+    set: RideColumns,
+    manager: EntityManager,
+  ): Promise<boolean> {
+    const params: unknown[] = [rideIds, to];
+    const sets = [`status = $2`, `updated_at = now()`];
+    if (stamp) sets.push(`${stamp} = now()`);
+    for (const [column, value] of Object.entries(set)) {
+      params.push(value);
+      sets.push(`${COLUMN_NAMES[column as keyof RideColumns]} = $${params.length}`);
+    }
+    try {
+      await manager.query(`UPDATE rides SET ${sets.join(', ')} WHERE id = ANY($1::uuid[])`, params);
+      return true;
+    } catch (err) {
+      if (isUniqueViolation(err)) return false;
+      throw err;
+    }
+  }
+
+  async recordEvents(events: RideEventInput[], manager: EntityManager): Promise<void> {
+    if (events.length === 0) return;
+    const params: unknown[] = [];
+    const tuples = events.map((e, i) => {
+      params.push(e.rideId, e.from, e.to, e.actorUserId, e.actorRole, e.reason ?? null);
+      const o = i * 6;
+      return `($${o + 1}::uuid, $${o + 2}, $${o + 3}, $${o + 4}::int, $${o + 5}, $${o + 6})`;
+    });
+    await manager.query(
+      `INSERT INTO ride_events (ride_id, from_status, to_status, actor_user_id, actor_role, reason) VALUES ${tuples.join(', ')}`,
+      params,
+    );
+  }
+
+  /** Writes the completion payment row; false if the ride was already paid (primary key). */
+  async insertPayment(
+    p: { rideId: string; driverId: number; method: string; fareMinor: number; commissionMinor: number; currency: string },
+    manager: EntityManager,
+  ): Promise<boolean> {
+    const rows = rowsOf<{ ride_id: string }>(
+      await manager.query(
+        `INSERT INTO ride_payments (ride_id, driver_id, method, fare_minor, commission_minor, driver_earning_minor, currency)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (ride_id) DO NOTHING RETURNING ride_id`,
+        [p.rideId, p.driverId, p.method, p.fareMinor, p.commissionMinor, p.fareMinor - p.commissionMinor, p.currency],
+      ),
+    );
+    return rows.length > 0;
+  }
+
+  async deleteUnsharedRidesOf(passengerId: number, manager: EntityManager): Promise<void> {
+    await manager.query(`DELETE FROM rides WHERE passenger_id = $1 AND driver_id IS NULL`, [passengerId]);
+  }
+}
