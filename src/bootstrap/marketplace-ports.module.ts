@@ -1,7 +1,29 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Injectable, Module } from '@nestjs/common';
+import type { GeoPoint } from '../common/events/domain-events';
 import { DriversModule } from '../modules/drivers/drivers.module';
 import { DriversService } from '../modules/drivers/drivers.service';
 import { BiddingDriversPort } from '../modules/rides/ports/bidding-drivers.port';
+import { SurgeSignalsPort } from '../modules/rides/ports/surge-signals.port';
+
+/**
+ * Surge's view of the live marketplace: demand from the rides module's open-requests index, supply
+ * from the drivers module's matcher. Both answer from memory.
+ */
+@Injectable()
+export class SurgeSignals implements SurgeSignalsPort {
+  constructor(private readonly drivers: DriversService) {}
+
+  // Wired to the open-requests index when it lands (issue 17); until then no demand is seen.
+  openRequestsNear(_point: GeoPoint, _radiusKm: number, _vehicleCategoryId: number): number {
+    return 0;
+  }
+
+  // Wired to the matcher's in-memory set when it lands (issue 17); until then no supply is seen.
+  availableDriversNear(_point: GeoPoint, _radiusKm: number, _vehicleCategoryId: number): number {
+    void this.drivers;
+    return 0;
+  }
+}
 
 /**
  * Binds the marketplace's ports to the modules that answer them. Global so that RidesModule can
@@ -10,8 +32,8 @@ import { BiddingDriversPort } from '../modules/rides/ports/bidding-drivers.port'
 @Global()
 @Module({
   imports: [DriversModule],
-  providers: [{ provide: BiddingDriversPort, useExisting: DriversService }],
-  exports: [BiddingDriversPort],
+  providers: [{ provide: BiddingDriversPort, useExisting: DriversService }, SurgeSignals, { provide: SurgeSignalsPort, useExisting: SurgeSignals }],
+  exports: [BiddingDriversPort, SurgeSignalsPort],
 })
 export class MarketplacePortsModule {}
 
