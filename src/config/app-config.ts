@@ -60,6 +60,8 @@ export class AppConfig {
   readonly platformCommissionPercent!: number;
   readonly rideRequestTtlMinutes!: number;
   readonly rideExpirySweepSeconds!: number;
+  /** How often each instance checks its open-requests index against the database (drift bound). */
+  readonly openRequestsReconcileSeconds!: number;
   readonly matchingRadiusKm!: number;
   readonly routingRoadFactor!: number;
   readonly routingAverageSpeedKmh!: number;
@@ -196,6 +198,7 @@ export class AppConfig {
         platformCommissionPercent: read.number('PLATFORM_COMMISSION_PERCENT', 0, 0, 100),
         rideRequestTtlMinutes: read.int('RIDE_REQUEST_TTL_MINUTES', 10, 1, 24 * 60),
         rideExpirySweepSeconds: read.int('RIDE_EXPIRY_SWEEP_SECONDS', 15, 1, 3600),
+        openRequestsReconcileSeconds: read.int('OPEN_REQUESTS_RECONCILE_SECONDS', 45, 1, 3600),
         matchingRadiusKm: read.number('MATCHING_RADIUS_KM', 5, 0.1, 50),
         routingRoadFactor: read.number('ROUTING_ROAD_FACTOR', 1.3, 1, 3),
         routingAverageSpeedKmh: read.number('ROUTING_AVERAGE_SPEED_KMH', 30, 1, 200),

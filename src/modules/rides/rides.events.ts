@@ -16,6 +16,22 @@ declare module '../../common/events/domain-events' {
       pickup: GeoPoint;
       ride: RideView;
     };
+    /** A scheduled ride became requested (later-18's dispatch); matched like a new request. */
+    'ride.dispatched': {
+      ride_id: string;
+      passenger_id: number;
+      vehicle_category_id: number;
+      pickup: GeoPoint;
+      ride: RideView;
+    };
+    /** The passenger raised the offered fare of a requested ride (offer-18); its drivers see the new ride. */
+    'ride.offer_raised': {
+      ride_id: string;
+      passenger_id: number;
+      vehicle_category_id: number;
+      pickup: GeoPoint;
+      ride: RideView;
+    };
     'ride.status_changed': {
       ride_id: string;
       passenger_id: number | null;

@@ -23,6 +23,8 @@ import { GreatCircleRoutingProvider, RoutingProvider } from './pricing/routing.p
 import { VehicleCategoriesRepository } from './pricing/vehicle-categories.repository';
 import { VehicleCategoriesService } from './pricing/vehicle-categories.service';
 import { DriverRideCache } from './read-models/driver-ride.cache';
+import { OpenRequestsIndex } from './read-models/open-requests/open-requests.index';
+import { OpenRequestsRepository } from './read-models/open-requests/open-requests.repository';
 import { RidePaymentsRepository } from './read-models/ride-payments.repository';
 import { RideViewCache } from './read-models/ride-view.cache';
 import { RidesRepository } from './read-models/rides.repository';
@@ -57,6 +59,8 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     RidePaymentsRepository,
     DriverRideCache,
     RideViewCache,
+    OpenRequestsRepository,
+    OpenRequestsIndex,
     RidesService,
     // changes
     RideWritesRepository,
