@@ -130,7 +130,9 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
     if (this.running) return this.running;
     const run = (this.loaded ? this.reconcile() : this.load()).then(
       (changes) => {
-        if (why !== 'periodic' || changes) this.logger.log({ msg: `Open requests resynchronised (${why})`, changes, size: this.grid.size });
+        const entry = { msg: `Open requests resynchronised (${why})`, changes, size: this.grid.size };
+        if (changes > 0 || why === 'start-up') this.logger.log(entry);
+        else this.logger.debug(entry);
       },
       (err: unknown) => this.logger.error({ err, msg: `Open requests could not be resynchronised (${why}); retried at the next reconciliation` }),
     );
