@@ -22,7 +22,7 @@ function ride(id: string, fields: { status?: string; latitude?: number; category
 
 /** The index on an in-process bus and an empty database (no row ever comes back). */
 async function setUp() {
-  const empty = { loadPage: async () => [], fingerprints: async () => [], findOpen: async () => [], findOpenOfPassenger: async () => [] };
+  const empty = { streamOpen: async () => undefined, fingerprints: async () => [], findOpen: async () => [] };
   const bus = new InProcessEventBus();
   const index = new OpenRequestsIndex(empty as unknown as OpenRequestsRepository, bus, { openRequestsReconcileSeconds: 3600 } as AppConfig);
   subscribeDomainEventHandlers(bus, index);
@@ -89,7 +89,7 @@ describe('OpenRequestsIndex', () => {
   });
 
   it('answers nothing (the database then does) until the start-up load is done', () => {
-    const repository = { loadPage: () => new Promise(() => undefined) } as unknown as OpenRequestsRepository;
+    const repository = { streamOpen: () => new Promise(() => undefined) } as unknown as OpenRequestsRepository;
     const index = new OpenRequestsIndex(repository, new InProcessEventBus(), { openRequestsReconcileSeconds: 3600 } as AppConfig);
     void index.resynchronise('start-up');
     expect(index.ready).toBe(false);

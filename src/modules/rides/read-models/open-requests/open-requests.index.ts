@@ -140,19 +140,15 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
     return this.running;
   }
 
-  /** Pages through the open requests, yielding to requests between pages. */
+  /** Streams the open requests in, yielding to requests between pages. */
   private async load(): Promise<number> {
-    let after: { expiresAt: string; id: string } | null = null;
+    const start = (this.seq += 1);
     let count = 0;
-    for (;;) {
-      const start = (this.seq += 1);
-      const rows = await this.repository.loadPage(after, LOAD_PAGE);
+    await this.repository.streamOpen(LOAD_PAGE, async (rows) => {
       this.apply(rows, start);
       count += rows.length;
-      const last = rows[rows.length - 1];
-      if (rows.length < LOAD_PAGE || !last || this.stopped) break;
-      after = { expiresAt: last.cursor_at, id: last.id };
-    }
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    });
     this.loaded = true;
     return count;
   }
