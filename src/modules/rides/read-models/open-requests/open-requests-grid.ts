@@ -41,26 +41,7 @@ export interface NearHit {
 }
 
 const RAD = Math.PI / 180;
-/**
- * Rows of 0.05° of latitude (5.6 km); each row is cut into as many columns as make its cells about
- * as wide as they are tall (one column at the poles), so a 5 km radius reads 4-9 cells anywhere.
- */
-const CELL_DEG = 0.05;
-const ROWS = Math.round(180 / CELL_DEG);
-const COLS: readonly number[] = Array.from({ length: ROWS }, (_, row) =>
-  Math.max(1, Math.floor((360 * Math.cos((-90 + (row + 0.5) * CELL_DEG) * RAD)) / CELL_DEG)),
-);
-const KEY_STRIDE = 10_000;
-
-function rowOf(latitude: number): number {
-  return Math.min(ROWS - 1, Math.max(0, Math.floor((latitude + 90) / CELL_DEG)));
-}
-
-function colOf(row: number, longitude: number): number {
-  const n = COLS[row]!;
-  const c = Math.floor(((longitude + 180) / 360) * n);
-  return ((c % n) + n) % n;
-}
+const KEY_STRIDE = 100_000;
 
 /** The unit vector of a point, as the generated column rides.pickup_vec computes it. */
 export function unitVector(latitude: number, longitude: number): { x: number; y: number; z: number } {
@@ -83,6 +64,27 @@ function chordOf(angle: number): number {
 export class OpenRequestsGrid {
   private readonly cells = new Map<number, Cell>();
   private readonly placed = new Map<string, Placed>();
+  private readonly rows: number;
+  /** Columns of each row: as many as make its cells about as wide as they are tall (one at the poles). */
+  private readonly cols: readonly number[];
+
+  /** `cellDeg`: the height of a row of cells, in degrees of latitude (0.01° ≈ 1.1 km). */
+  constructor(private readonly cellDeg: number) {
+    this.rows = Math.round(180 / cellDeg);
+    this.cols = Array.from({ length: this.rows }, (_, row) =>
+      Math.max(1, Math.floor((360 * Math.cos((-90 + (row + 0.5) * cellDeg) * RAD)) / cellDeg)),
+    );
+  }
+
+  private rowOf(latitude: number): number {
+    return Math.min(this.rows - 1, Math.max(0, Math.floor((latitude + 90) / this.cellDeg)));
+  }
+
+  private colOf(row: number, longitude: number): number {
+    const n = this.cols[row]!;
+    const c = Math.floor(((longitude + 180) / 360) * n);
+    return ((c % n) + n) % n;
+  }
 
   get size(): number {
     return this.placed.size;
@@ -100,8 +102,8 @@ export class OpenRequestsGrid {
   /** Adds the request, or replaces the one with its id. */
   put(request: OpenRequest): void {
     this.remove(request.id);
-    const row = rowOf(request.latitude);
-    const col = colOf(row, request.longitude);
+    const row = this.rowOf(request.latitude);
+    const col = this.colOf(row, request.longitude);
     const key = row * KEY_STRIDE + col;
     let cell = this.cells.get(key);
     if (!cell) this.cells.set(key, (cell = { row, col, items: [] }));
@@ -175,10 +177,10 @@ export class OpenRequestsGrid {
     const wholeCircle = latitude + angleDeg >= 90 || latitude - angleDeg <= -90 || Math.sin(angle) >= cosLat;
     const spanDeg = wholeCircle ? 180 : Math.asin(Math.sin(angle) / cosLat) / RAD;
     const found: Array<{ cell: Cell; bound: number }> = [];
-    for (let row = rowOf(latitude - angleDeg); row <= rowOf(latitude + angleDeg); row += 1) {
-      const n = COLS[row]!;
-      const south = -90 + row * CELL_DEG;
-      const latGap = Math.max(0, south - latitude, latitude - (south + CELL_DEG)) * RAD;
+    for (let row = this.rowOf(latitude - angleDeg); row <= this.rowOf(latitude + angleDeg); row += 1) {
+      const n = this.cols[row]!;
+      const south = -90 + row * this.cellDeg;
+      const latGap = Math.max(0, south - latitude, latitude - (south + this.cellDeg)) * RAD;
       let first = 0;
       let last = n - 1;
       if (!wholeCircle) {
