@@ -155,8 +155,10 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
       this.apply(rows, start);
       count += rows.length;
       await new Promise<void>((resolve) => setImmediate(resolve));
+      return !this.stopped;
     });
-    this.loaded = true;
+    // Stopped half-way (shutdown, or an operator CLI process, which has no use for it): never answers.
+    this.loaded = !this.stopped;
     return count;
   }
 

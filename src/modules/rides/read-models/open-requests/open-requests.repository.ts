@@ -27,9 +27,10 @@ export class OpenRequestsRepository {
   /**
    * Every open request, streamed through a cursor in pages of `pageSize` (one snapshot, one scan:
    * keyset pages re-planned the join for each page and cost 50× more at 100k rides), each page
-   * handed to `onPage` before the next is fetched. See OPEN_REQUESTS_LOAD_PLAN below.
+   * handed to `onPage` before the next is fetched; `onPage` returning false stops it (shutdown).
+   * See OPEN_REQUESTS_LOAD_PLAN below.
    */
-  async streamOpen(pageSize: number, onPage: (rows: OpenRequestRow[]) => Promise<void>): Promise<void> {
+  async streamOpen(pageSize: number, onPage: (rows: OpenRequestRow[]) => Promise<boolean>): Promise<void> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
@@ -37,7 +38,7 @@ export class OpenRequestsRepository {
       await runner.query(`DECLARE open_requests NO SCROLL CURSOR FOR ${openViews('')}`);
       for (;;) {
         const rows: OpenRequestRow[] = await runner.query(`FETCH ${Math.trunc(pageSize)} FROM open_requests`);
-        if (rows.length > 0) await onPage(rows);
+        if (rows.length > 0 && !(await onPage(rows))) break;
         if (rows.length < pageSize) break;
       }
       await runner.commitTransaction();
