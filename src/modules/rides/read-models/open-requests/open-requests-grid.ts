@@ -34,6 +34,12 @@ interface Placed {
   slot: number;
 }
 
+/** Which requests a search keeps: of this category (null: any), expiring after this time. */
+export interface OpenRequestFilter {
+  categoryId: number | null;
+  openAtMs: number;
+}
+
 /** A hit of `nearest`: the request and its chord (straight-line distance between unit vectors). */
 export interface NearHit {
   request: OpenRequest;
@@ -41,7 +47,8 @@ export interface NearHit {
 }
 
 const RAD = Math.PI / 180;
-const KEY_STRIDE = 100_000;
+/** Cell keys stay small integers (below 2^30, V8 Smis: no boxed doubles to hash): 18,000 rows × 40,000 ≥ 36,000 columns. */
+const KEY_STRIDE = 40_000;
 
 /** The unit vector of a point, as the generated column rides.pickup_vec computes it. */
 export function unitVector(latitude: number, longitude: number): { x: number; y: number; z: number } {
@@ -128,40 +135,44 @@ export class OpenRequestsGrid {
   }
 
   /**
-   * At most `limit` requests that `accept` lets through, with a chord up to radiusKm's (a hair more,
-   * so that float noise never drops one the haversine keeps), nearest first, then by id.
+   * At most `limit` requests the filter keeps, with a chord up to radiusKm's (a hair more, so that
+   * float noise never drops one the haversine keeps), nearest first, then by id. The filter is
+   * checked inline, before any arithmetic: most rides of a cell are of another category.
    */
-  nearest(point: GeoPoint, radiusKm: number, limit: number, accept: (r: OpenRequest) => boolean): NearHit[] {
+  nearest(point: GeoPoint, radiusKm: number, limit: number, filter: OpenRequestFilter): NearHit[] {
+    const { categoryId, openAtMs } = filter;
     const p = unitVector(point.latitude, point.longitude);
     const maxChord = chordOf(radiusKm / EARTH_RADIUS_KM) * (1 + 1e-9) + 1e-12;
     const hits: NearHit[] = [];
     for (const { cell, bound } of this.cellsWithin(point, radiusKm, maxChord)) {
       if (hits.length === limit && bound > hits[limit - 1]!.chord) break;
       for (const request of cell.items) {
+        if ((categoryId !== null && request.categoryId !== categoryId) || request.expiresAtMs <= openAtMs) continue;
         const dx = request.x - p.x;
         const dy = request.y - p.y;
         const dz = request.z - p.z;
         const chord = Math.sqrt(dx * dx + dy * dy + dz * dz);
         if (chord > maxChord) continue;
         if (hits.length === limit && !before(chord, request.id, hits[limit - 1]!)) continue;
-        if (!accept(request)) continue;
         insertSorted(hits, { request, chord }, limit);
       }
     }
     return hits;
   }
 
-  /** How many requests `accept` lets through lie within radiusKm (by chord, the nearby page's measure). */
-  count(point: GeoPoint, radiusKm: number, accept: (r: OpenRequest) => boolean): number {
+  /** How many requests the filter keeps lie within radiusKm (by chord, the nearby page's measure). */
+  count(point: GeoPoint, radiusKm: number, filter: OpenRequestFilter): number {
+    const { categoryId, openAtMs } = filter;
     const p = unitVector(point.latitude, point.longitude);
     const maxChord = chordOf(radiusKm / EARTH_RADIUS_KM);
     let n = 0;
     for (const { cell } of this.cellsWithin(point, radiusKm, maxChord)) {
       for (const r of cell.items) {
+        if ((categoryId !== null && r.categoryId !== categoryId) || r.expiresAtMs <= openAtMs) continue;
         const dx = r.x - p.x;
         const dy = r.y - p.y;
         const dz = r.z - p.z;
-        if (dx * dx + dy * dy + dz * dz <= maxChord * maxChord && accept(r)) n += 1;
+        if (dx * dx + dy * dy + dz * dz <= maxChord * maxChord) n += 1;
       }
     }
     return n;

@@ -87,9 +87,7 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
    */
   nearbyBody(q: NearbyQuery): string | undefined {
     if (!this.loaded) return undefined;
-    const now = Date.now();
-    const category = q.vehicleCategoryId;
-    const hits = this.gridFor(q.radiusKm).nearest(q, q.radiusKm, q.limit, (r) => r.expiresAtMs > now && (category === null || r.categoryId === category));
+    const hits = this.gridFor(q.radiusKm).nearest(q, q.radiusKm, q.limit, { categoryId: q.vehicleCategoryId, openAtMs: Date.now() });
     let body = '[';
     for (const { request } of hits) {
       const km = haversineKm(q, request);
@@ -102,8 +100,7 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
 
   /** Open, unexpired requests of the category whose pickup is within radiusKm of the point. */
   countNear(point: GeoPoint, radiusKm: number, vehicleCategoryId: number): number {
-    const now = Date.now();
-    return this.gridFor(radiusKm).count(point, radiusKm, (r) => r.categoryId === vehicleCategoryId && r.expiresAtMs > now);
+    return this.gridFor(radiusKm).count(point, radiusKm, { categoryId: vehicleCategoryId, openAtMs: Date.now() });
   }
 
   /** Every ride event carries the ride: open, it is (re)put; otherwise it leaves for good. */
