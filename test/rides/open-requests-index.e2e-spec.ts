@@ -143,7 +143,7 @@ describe('open requests in memory', () => {
     }
   });
 
-  it('booked rides (passenger and all) come from the event, as the database writes them; cancelled ones leave', async () => {
+  it('booked rides (passenger and all) come from the event, as the database writes them; a passenger profile edit follows; cancelled ones leave', async () => {
     const at = { address: 'Index street 1', latitude: 10.5, longitude: 20.5 };
     const first = await bookRide(t, await createUser(t), { pickup: at });
     const second = await bookRide(t, await createUser(t), { pickup: { ...at, latitude: 10.51 } });
@@ -153,6 +153,15 @@ describe('open requests in memory', () => {
     expect(await index.reconcile()).toBe(2); // event entries carry no fingerprint: read once, unchanged
     expect(index.nearbyBody(q)).toBe(await sqlPage(q));
     expect(await index.reconcile()).toBe(0);
+    // The passenger's public profile shows in the ride: an edit reaches the entry.
+    const renamed = await createUser(t);
+    const fourth = await bookRide(t, renamed, { pickup: { ...at, latitude: 10.52 } });
+    const edit = await t.request({ method: 'PUT', url: '/api/v1/auth/profile', token: renamed.accessToken, payload: { first_name: 'Renamed' } });
+    expect(edit.statusCode).toBe(200);
+    await waitFor('the edit reached the index', () => index.nearbyBody(q)!.includes('"first_name":"Renamed"'));
+    expect(index.nearbyBody(q)).toBe(await sqlPage(q));
+    expect((await cancel(t, renamed, fourth.id)).statusCode).toBe(200);
+
     const passenger = await createUser(t);
     const third = await bookRide(t, passenger, { pickup: { ...at, latitude: 10.49 } });
     expect((await cancel(t, passenger, third.id)).statusCode).toBe(200);
