@@ -27,7 +27,7 @@ async function setUp() {
   const index = new OpenRequestsIndex(empty as unknown as OpenRequestsRepository, bus, { openRequestsReconcileSeconds: 3600 } as AppConfig);
   subscribeDomainEventHandlers(bus, index);
   await index.resynchronise('test');
-  const publish = (name: 'ride.requested' | 'ride.offer_raised' | 'ride.dispatched' | 'ride.cancelled' | 'ride.accepted', r: RideView) =>
+  const publish = (name: 'ride.requested' | 'ride.offer_raised' | 'ride.dispatched' | 'ride.cancelled' | 'ride.accepted' | 'ride.status_changed', r: RideView) =>
     bus.publish(name, { ride_id: r.id, ride: r } as never);
   const page = (latitude = 52.5, radiusKm = 5, vehicleCategoryId: number | null = null) =>
     JSON.parse(index.nearbyBody({ latitude, longitude: 13.4, radiusKm, vehicleCategoryId, limit: 50 })!) as Array<RideView & { distance_km: number }>;
@@ -73,6 +73,14 @@ describe('OpenRequestsIndex', () => {
     publish('ride.requested', ride('z'));
     expect(page().map((r) => r.id)).toEqual(['y']);
     expect(index.size).toBe(1);
+  });
+
+  it('a ride seen before it was open (scheduled) still comes in when it is dispatched', async () => {
+    const { publish, page } = await setUp();
+    publish('ride.status_changed', ride('later', { status: 'scheduled' }));
+    expect(page()).toEqual([]);
+    publish('ride.dispatched', ride('later', { updatedAt: '2026-01-01T01:00:00.000Z' }));
+    expect(page().map((r) => r.id)).toEqual(['later']);
   });
 
   it('counts open, unexpired requests of one category within the radius (surge)', async () => {
