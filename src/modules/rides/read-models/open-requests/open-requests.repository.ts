@@ -36,10 +36,20 @@ export class OpenRequestsRepository {
     try {
       await runner.startTransaction('REPEATABLE READ');
       await runner.query(`DECLARE open_requests NO SCROLL CURSOR FOR ${openViews('')}`);
-      for (;;) {
-        const rows: OpenRequestRow[] = await runner.query(`FETCH ${Math.trunc(pageSize)} FROM open_requests`);
-        if (rows.length > 0 && !(await onPage(rows))) break;
-        if (rows.length < pageSize) break;
+      const fetch = (): Promise<OpenRequestRow[]> => {
+        const page: Promise<OpenRequestRow[]> = runner.query(`FETCH ${Math.trunc(pageSize)} FROM open_requests`);
+        page.catch(() => undefined); // awaited below; an abandoned one (onPage threw) must not be an unhandled rejection
+        return page;
+      };
+      // The next page is on its way while this one is applied: the database works as Node does.
+      for (let next = fetch(); ; ) {
+        const rows = await next;
+        const more = rows.length === pageSize;
+        if (more) next = fetch();
+        if ((rows.length > 0 && !(await onPage(rows))) || !more) {
+          if (more) await next.catch(() => undefined);
+          break;
+        }
       }
       await runner.commitTransaction();
     } catch (err) {
