@@ -166,7 +166,10 @@ function driverStatusText(ride: LiveRide): PushText {
 
 /** A chat message as a notification line: the start of its text. */
 function preview(text: string): string {
-  return text.length <= PUSH_PREVIEW_LENGTH ? text : `${text.slice(0, PUSH_PREVIEW_LENGTH - 1)}…`;
+  if (text.length <= PUSH_PREVIEW_LENGTH) return text;
+  // By code point, so that an emoji is never cut in half.
+  const points = [...text];
+  return points.length <= PUSH_PREVIEW_LENGTH ? text : `${points.slice(0, PUSH_PREVIEW_LENGTH - 1).join('')}…`;
 }
 
 function withoutDriver(ride: LiveRide): LiveRide {
