@@ -2,6 +2,7 @@ import { acceptedRide, bookRide, cancel, onlineDriver, placeBid, setStatus } fro
 import { createUser, TestUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { ResponseValidator } from '../foundation/openapi-validator';
+import { waitFor } from '../support/wait';
 
 type Message = { id: string; ride_id: string; sender_role: string; text: string; created_at: string };
 type Page = { items: Message[]; page: number; limit: number; total: number };
@@ -165,6 +166,36 @@ describe('in-ride chat: POST/GET /rides/{ride_id}/messages', () => {
     expect(refused.json()).toMatchObject({ statusCode: 429, error: 'Too Many Requests' });
     expect((await send(driver, rideId, { text: 'still fine' })).statusCode).toBe(201);
     expect((await read(passenger, rideId)).json()).toMatchObject({ total: 31 });
+  });
+
+  it('a message waits for a status change in progress and is refused when that change ended the ride', async () => {
+    const { passenger, rideId } = await acceptedRide(t);
+    const runner = t.db.createQueryRunner();
+    await runner.connect();
+    try {
+      // What a transition does: lock the ride, change its status, commit.
+      await runner.startTransaction();
+      await runner.query(`SELECT id FROM rides WHERE id = $1 FOR UPDATE`, [rideId]);
+      const pending = send(passenger, rideId, { text: 'are you there?' });
+      await waitFor('the message waiting for the ride row', async () => {
+        const [row] = await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+        return row.n > 0;
+      });
+      await runner.query(`UPDATE rides SET status = 'cancelled', cancelled_at = now(), cancelled_by = 'passenger' WHERE id = $1`, [rideId]);
+      await runner.commitTransaction();
+      expect((await pending).statusCode).toBe(409);
+    } finally {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      await runner.release();
+    }
+    expect((await read(passenger, rideId)).json()).toMatchObject({ total: 0 });
+  });
+
+  it('an account that has not completed registration gets 403', async () => {
+    const { rideId } = await acceptedRide(t);
+    const unregistered = await createUser(t, { registered: false });
+    expect((await send(unregistered, rideId, { text: 'hi' })).statusCode).toBe(403);
+    expect((await read(unregistered, rideId)).statusCode).toBe(403);
   });
 
   it('messages sent at once by both parties are each stored once', async () => {
