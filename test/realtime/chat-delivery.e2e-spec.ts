@@ -22,7 +22,8 @@ describe('chat_message on the live socket and by push', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'chat-push-'));
     fcm = await startFakeFcm(dir);
-    t = await startAuthApp({ FCM_SERVICE_ACCOUNT_FILE: fcm.serviceAccountFile, FCM_API_BASE: fcm.url });
+    // A lower chat limit than the default 30 (checked in test/rides/chat.e2e-spec.ts): the setting is read.
+    t = await startAuthApp({ FCM_SERVICE_ACCOUNT_FILE: fcm.serviceAccountFile, FCM_API_BASE: fcm.url, CHAT_MESSAGES_PER_MINUTE: '3' });
   });
   afterAll(async () => {
     await t?.close();
@@ -92,6 +93,24 @@ describe('chat_message on the live socket and by push', () => {
     } finally {
       await socket.close();
     }
+  });
+
+  it('CHAT_MESSAGES_PER_MINUTE sets the per-user limit; a refused message is neither stored nor delivered', async () => {
+    const { passenger, driver, rideId } = await acceptedRide(t);
+    const driverSocket = await LiveClient.connect(t, driver.accessToken);
+    try {
+      for (const text of ['one', 'two', 'three']) {
+        expect((await send(t, passenger, rideId, text)).statusCode).toBe(201);
+        expect(await driverSocket.next('chat_message')).toMatchObject({ data: { message: { text } } });
+      }
+      const refused = await send(t, passenger, rideId, 'four');
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      await expectNothingMore([driverSocket]);
+    } finally {
+      await driverSocket.close();
+    }
+    expect((await t.request({ method: 'GET', url: `/api/v1/rides/${rideId}/messages`, token: driver.accessToken })).json()).toMatchObject({ total: 3 });
   });
 });
 
