@@ -4,6 +4,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import { AUTH_MESSAGES } from '../modules/auth/auth.errors';
 import { BID_MESSAGES } from '../modules/rides/bids/bids.errors';
 import { CHAT_MESSAGES } from '../modules/rides/chat/ride-chat.errors';
+import { MESSAGE_LENGTH_REFUSAL } from '../modules/rides/chat/ride-chat.rules';
 import { DRIVER_MESSAGES } from '../modules/drivers/drivers.errors';
 import { RIDE_MESSAGES } from '../modules/rides/rides.errors';
 import { USER_MESSAGES } from '../modules/users/users.errors';
@@ -111,7 +112,7 @@ const OPERATION_MESSAGES: Record<string, Record<string, string[]>> = {
   },
   DriversController_setStatus: { '403': [DRIVER_MESSAGES.DRIVER_NOT_APPROVED] },
   RideChatController_send: {
-    '400': ['text must be 1 to 1000 characters after trimming'],
+    '400': [MESSAGE_LENGTH_REFUSAL],
     '404': [RIDE_MESSAGES.RIDE_NOT_FOUND],
     '409': [CHAT_MESSAGES.CHAT_CLOSED],
   },

@@ -8,6 +8,8 @@ import type { SenderRole } from './ride-message-view';
 
 /** Longest message, in characters (Unicode code points, as PostgreSQL counts them), after trimming. */
 export const MESSAGE_MAX_CHARACTERS = 1000;
+/** The 400's message for a text outside that (also the OpenAPI example's). */
+export const MESSAGE_LENGTH_REFUSAL = `text must be 1 to ${MESSAGE_MAX_CHARACTERS} characters after trimming`;
 
 /**
  * Who may chat on a ride, stated as the transition table states its commands (the same parties,
@@ -45,7 +47,7 @@ export function messageText(raw: string): string {
   // A code point is at most two UTF-16 units: only a string this long needs counting.
   const tooLong = text.length > MESSAGE_MAX_CHARACTERS && (text.length > 2 * MESSAGE_MAX_CHARACTERS || [...text].length > MESSAGE_MAX_CHARACTERS);
   if (text.length === 0 || tooLong) {
-    throw CommonError.validation('text', `text must be 1 to ${MESSAGE_MAX_CHARACTERS} characters after trimming`);
+    throw CommonError.validation('text', MESSAGE_LENGTH_REFUSAL);
   }
   return text;
 }
