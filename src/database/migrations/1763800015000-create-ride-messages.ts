@@ -2,8 +2,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * In-ride chat (CONTRACT §11): the messages the passenger and the assigned driver send each other,
- * stored trimmed. Read per ride oldest first, hence (ride_id, created_at). The sender's id outlives
- * nothing: a deleted account's messages keep their role and text, not who wrote them.
+ * stored trimmed. Read per ride oldest first, hence (ride_id, created_at); clock_timestamp(), not the
+ * transaction's start, so the order is the order of insertion. A deleted account's messages keep
+ * their role and text; only sender_id is cleared.
  */
 export class CreateRideMessages1763800015000 implements MigrationInterface {
   name = 'CreateRideMessages1763800015000';
