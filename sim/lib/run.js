@@ -8,6 +8,7 @@ const { LatencyBook } = require('./stats');
 const { cents, checkPassengerWallet, checkDriverWallet } = require('./money');
 const { ApiClient } = require('./http');
 const { LiveSocket } = require('./live');
+const { createChat } = require('./chat');
 
 const CENTRE = { latitude: 52.52, longitude: 13.405 };
 const DRIVER_SPEED_KM_S = 0.015; // 54 km/h while cruising
@@ -77,6 +78,7 @@ async function runSimulation(opts) {
     pending.add(e);
     user.pending.add(e);
   };
+  const chat = createChat({ api, report, expectEvent, counters });
   const settle = (e) => {
     pending.delete(e);
     e.user.pending.delete(e);
@@ -127,6 +129,7 @@ async function runSimulation(opts) {
   const checkReceiver = (user, message) => {
     const ride = message.data && message.data.ride;
     if (message.type === 'error') return report('wrong-event', `${user.role} ${user.id} got error ${JSON.stringify(message.data)}`);
+    if (chat.checkReceiver(user, message, rides)) return;
     if (user.role === 'passenger') {
       if (message.type === 'ride_requested') return report('wrong-receiver', `passenger ${user.id} got ride_requested for ${message.ride_id}`);
       if (message.type === 'bid_submitted') {
@@ -343,6 +346,7 @@ async function runSimulation(opts) {
       const pickup = { latitude: r.pickup.latitude, longitude: r.pickup.longitude };
       if (!(await to('driver_arrived', d.rng.between(5000, 9000), { from: { ...d.pos }, to: pickup }))) return;
       d.leg = { from: pickup, to: pickup, startAt: now(), endAt: now() + 1 };
+      await chat.atPickup(d, users.get(r.passengerId), r);
       if (!(await to('started', d.rng.between(1500, 3000)))) return;
       if (!(await to('completed', d.rng.between(8000, 14000), { from: pickup, to: r.dropoff }))) return;
       d.pos = { latitude: r.dropoff.latitude, longitude: r.dropoff.longitude };

@@ -5,6 +5,7 @@ import type { UserErrorCode } from '../modules/users/users.errors';
 import type { WalletErrorCode } from '../modules/wallets/wallets.errors';
 import type { RideErrorCode } from '../modules/rides/rides.errors';
 import type { BidErrorCode } from '../modules/rides/bids/bids.errors';
+import type { ChatErrorCode } from '../modules/rides/chat/ride-chat.errors';
 import type { DriverErrorCode } from '../modules/drivers/drivers.errors';
 
 export type AppErrorCode =
@@ -14,6 +15,7 @@ export type AppErrorCode =
   | WalletErrorCode
   | RideErrorCode
   | BidErrorCode
+  | ChatErrorCode
   | DriverErrorCode;
 
 /**
@@ -81,6 +83,8 @@ export const ERROR_STATUS: Readonly<Record<AppErrorCode, HttpStatus>> = {
   BID_NOT_PENDING: HttpStatus.CONFLICT,
   DRIVER_BUSY: HttpStatus.CONFLICT,
   DRIVER_CANNOT_BID: HttpStatus.FORBIDDEN,
+
+  CHAT_CLOSED: HttpStatus.CONFLICT,
 
   DRIVER_NOT_FOUND: HttpStatus.NOT_FOUND,
   DRIVER_NOT_APPROVED: HttpStatus.FORBIDDEN,

@@ -3,6 +3,8 @@ import { STATUS_CODES } from 'node:http';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { AUTH_MESSAGES } from '../modules/auth/auth.errors';
 import { BID_MESSAGES } from '../modules/rides/bids/bids.errors';
+import { CHAT_MESSAGES } from '../modules/rides/chat/ride-chat.errors';
+import { MESSAGE_LENGTH_REFUSAL } from '../modules/rides/chat/ride-chat.rules';
 import { DRIVER_MESSAGES } from '../modules/drivers/drivers.errors';
 import { RIDE_MESSAGES } from '../modules/rides/rides.errors';
 import { USER_MESSAGES } from '../modules/users/users.errors';
@@ -14,6 +16,7 @@ export const TAGS: ReadonlyArray<[string, string]> = [
   ['passenger', "The passenger's active ride and ride history"],
   ['rides', 'Categories, fare estimates, booking, ride details, cancellation and status steps'],
   ['bids', 'Drivers bid on requested rides; the passenger lists and accepts bids'],
+  ['chat', 'In-ride messages between the passenger and the assigned driver'],
   ['driver', 'Driver profile, online status, location heartbeat, nearby rides and earnings'],
   ['wallet', "The caller's wallet balance"],
   ['health', 'Liveness and readiness probes'],
@@ -108,6 +111,12 @@ const OPERATION_MESSAGES: Record<string, Record<string, string[]>> = {
     '409': [RIDE_MESSAGES.RIDE_NOT_REQUESTED, BID_MESSAGES.BID_NOT_PENDING, BID_MESSAGES.DRIVER_BUSY, WALLET_MESSAGES.INSUFFICIENT_FUNDS],
   },
   DriversController_setStatus: { '403': [DRIVER_MESSAGES.DRIVER_NOT_APPROVED] },
+  RideChatController_send: {
+    '400': [MESSAGE_LENGTH_REFUSAL],
+    '404': [RIDE_MESSAGES.RIDE_NOT_FOUND],
+    '409': [CHAT_MESSAGES.CHAT_CLOSED],
+  },
+  RideChatController_list: { '404': [RIDE_MESSAGES.RIDE_NOT_FOUND] },
 };
 
 const GENERIC_MESSAGES: Record<string, string> = {

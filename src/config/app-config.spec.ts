@@ -35,6 +35,7 @@ describe('AppConfig.fromEnv', () => {
       otpResendCooldownSeconds: 30,
       otpMaxPerHour: 10,
       authRateLimitPerIpPerMinute: 60,
+      chatMessagesPerMinute: 30,
       loginOtpWindowMinutes: 10,
       driverAutoApprove: true,
       currency: 'USD',
@@ -77,6 +78,7 @@ describe('AppConfig.fromEnv', () => {
     ['DRIVER_LOCATION_MAX_AGE_SECONDS', '0', /DRIVER_LOCATION_MAX_AGE_SECONDS must be a number from 1 to 3600/],
     ['DRIVER_LOCATION_MAX_AGE_SECONDS', '1.5', /DRIVER_LOCATION_MAX_AGE_SECONDS must be a whole number/],
     ['DRIVER_AUTO_APPROVE', 'sometimes', /DRIVER_AUTO_APPROVE must be true or false/],
+    ['CHAT_MESSAGES_PER_MINUTE', '-1', /CHAT_MESSAGES_PER_MINUTE must be a number from 0/],
   ])('a bad %s (%s) names the variable', (variable, value, message) => {
     const err = failure({ [variable]: value });
     expect(err.variable).toBe(variable);

@@ -49,6 +49,8 @@ export class AppConfig {
   readonly authRateLimitPerIpPerMinute!: number;
   readonly bookingRateLimitPerHour!: number;
   readonly bidRateLimitPerMinute!: number;
+  /** Chat messages a user may send per minute (0 = no limit). */
+  readonly chatMessagesPerMinute!: number;
   readonly loginOtpWindowMinutes!: number;
 
   readonly driverAutoApprove!: boolean;
@@ -185,6 +187,7 @@ export class AppConfig {
         authRateLimitPerIpPerMinute: read.int('AUTH_RATE_LIMIT_PER_IP_PER_MINUTE', 60, 0, 1_000_000),
         bookingRateLimitPerHour: read.int('BOOKING_RATE_LIMIT_PER_HOUR', 30, 0, 1_000_000),
         bidRateLimitPerMinute: read.int('BID_RATE_LIMIT_PER_MINUTE', 60, 0, 1_000_000),
+        chatMessagesPerMinute: read.int('CHAT_MESSAGES_PER_MINUTE', 30, 0, 1_000_000),
         loginOtpWindowMinutes: read.int('LOGIN_OTP_WINDOW_MINUTES', 10, 1, 24 * 60),
 
         driverAutoApprove: read.bool('DRIVER_AUTO_APPROVE', nodeEnv === 'development'),

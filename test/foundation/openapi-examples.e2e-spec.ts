@@ -73,7 +73,7 @@ describe('OpenAPI examples', () => {
 
   it('every 429 declares Retry-After; every 2xx has a description; servers and tags are set', () => {
     expect((document as unknown as Json).servers).toEqual([{ url: '/' }]);
-    expect((document as unknown as { tags: Array<{ name: string }> }).tags.map((tag) => tag.name)).toEqual(['auth', 'passenger', 'rides', 'bids', 'driver', 'wallet', 'health']);
+    expect((document as unknown as { tags: Array<{ name: string }> }).tags.map((tag) => tag.name)).toEqual(['auth', 'passenger', 'rides', 'bids', 'chat', 'driver', 'wallet', 'health']);
     for (const { method, path, op } of operations(document)) {
       for (const [status, response] of Object.entries(op.responses as Record<string, ResponseObject>)) {
         if (status === '429') expect([method, path, response.headers?.['Retry-After']?.schema?.type]).toEqual([method, path, 'integer']);
@@ -133,6 +133,10 @@ describe('OpenAPI examples', () => {
         return call(m, p.replace('{ride_id}', ride.id), body, (await onlineDriver(t)).accessToken);
       },
       UsersController_updateProfile: async (body, m, p) => call(m, p, fresh(body), (await createUser(t)).accessToken),
+      RideChatController_send: async (body, m, p) => {
+        const { passenger: rider, rideId } = await acceptedRide(t);
+        return call(m, p.replace('{ride_id}', rideId), body, rider.accessToken);
+      },
     };
 
     const withBody = operations(document).filter(({ op }) => op.requestBody?.content?.['application/json']);

@@ -19,6 +19,7 @@ describe('entities and migrations', () => {
     'promo_codes',
     'rate_limit_counters',
     'ride_events',
+    'ride_messages',
     'ride_payments',
     'rides',
     'users',

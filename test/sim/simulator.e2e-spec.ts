@@ -118,6 +118,9 @@ describe('simulator: a short run against the real service', () => {
     expect(result.counters.bids).toBeGreaterThan(0);
     expect(result.counters.accepted + result.counters.cancelled).toBeGreaterThan(0);
     expect(result.events.map((e: { key: string }) => e.key)).toEqual(expect.arrayContaining(['ride_requested', 'bid_submitted']));
+    // Every ride that reached the pickup had its driver and passenger exchange a message, each delivered.
+    expect(result.counters.messages).toBeGreaterThanOrEqual(2 * result.counters.completed);
+    if (result.counters.completed > 0) expect(result.events.map((e: { key: string }) => e.key)).toContain('chat_message');
     expect(result.map.drivers.every((d: { path: unknown[] }) => d.path.length > 1)).toBe(true);
   }, 120_000);
 

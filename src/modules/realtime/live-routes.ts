@@ -34,6 +34,9 @@ export interface LiveMessage {
   push: () => PushText;
 }
 
+/** Longest chat text shown in a notification (FCM caps the whole message at 4 KB). */
+const PUSH_PREVIEW_LENGTH = 120;
+
 type Route<K extends DomainEventName> = (event: DomainEventMap[K]) => LiveMessage[];
 type LiveRoutes = { readonly [K in DomainEventName]?: Route<K> };
 
@@ -126,6 +129,17 @@ export const LIVE_ROUTES = {
       push: () => ({ title: 'Request expired', body: 'A ride you made an offer on is no longer available.' }),
     },
   ],
+
+  // The other party only: the sender has the message from its own 201.
+  'ride.message_sent': (e) => [
+    {
+      type: 'chat_message',
+      rideId: e.ride_id,
+      to: [e.recipient_id],
+      data: { message: e.message },
+      push: () => ({ title: e.sender_role === 'driver' ? 'Message from your driver' : 'Message from your passenger', body: preview(e.message.text) }),
+    },
+  ],
 } satisfies LiveRoutes;
 
 /** The events routed here, for the one subscription that handles them all. */
@@ -148,6 +162,14 @@ function passengerStatusText(ride: LiveRide): PushText {
 
 function driverStatusText(ride: LiveRide): PushText {
   return { title: 'Ride update', body: `Ride ${ride.ride_code} is now ${ride.status.replace(/_/g, ' ')}.` };
+}
+
+/** A chat message as a notification line: the start of its text. */
+function preview(text: string): string {
+  if (text.length <= PUSH_PREVIEW_LENGTH) return text;
+  // By code point, so that an emoji is never cut in half.
+  const points = [...text];
+  return points.length <= PUSH_PREVIEW_LENGTH ? text : `${points.slice(0, PUSH_PREVIEW_LENGTH - 1).join('')}…`;
 }
 
 function withoutDriver(ride: LiveRide): LiveRide {

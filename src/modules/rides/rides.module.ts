@@ -6,6 +6,10 @@ import { BidsController } from './bids/bids.controller';
 import { BidsRepository } from './bids/bids.repository';
 import { BidsService } from './bids/bids.service';
 import { BidEntity } from './bids/entities/bid.entity';
+import { RideChatController } from './chat/ride-chat.controller';
+import { RideChatService } from './chat/ride-chat.service';
+import { RideMessageEntity } from './chat/entities/ride-message.entity';
+import { RideMessagesRepository } from './chat/ride-messages.repository';
 import { IdempotencyKeysRepository } from './booking/idempotency-keys.repository';
 import { RideBookingService } from './booking/ride-booking.service';
 import { IdempotencyKeyEntity } from './entities/idempotency-key.entity';
@@ -35,15 +39,15 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
 /**
  * The marketplace: rides and the bids on them. Sub-folders say what they hold: transitions/ (the
  * one place a ride changes), bids/, booking/, pricing/ (categories, fares, promo codes),
- * read-models/ (the ride and bid views, their caches), jobs/. No other module touches these tables.
+ * read-models/ (the ride and bid views, their caches), jobs/, chat/ (in-ride messages). No other module touches these tables.
  */
 @Module({
   imports: [
     RateLimitModule,
-    TypeOrmModule.forFeature([VehicleCategoryEntity, RideEntity, BidEntity, RideEventEntity, RidePaymentEntity, PromoCodeEntity, IdempotencyKeyEntity]),
+    TypeOrmModule.forFeature([VehicleCategoryEntity, RideEntity, BidEntity, RideEventEntity, RidePaymentEntity, PromoCodeEntity, IdempotencyKeyEntity, RideMessageEntity]),
     WalletsModule,
   ],
-  controllers: [RidesController, PassengerRidesController, BidsController],
+  controllers: [RidesController, PassengerRidesController, BidsController, RideChatController],
   providers: [
     // pricing
     VehicleCategoriesRepository,
@@ -67,6 +71,9 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     IdempotencyKeysRepository,
     RideBookingService,
     RideExpiryJob,
+    // chat
+    RideMessagesRepository,
+    RideChatService,
   ],
   exports: [VehicleCategoriesService, RidesService, PromoCodesService],
 })

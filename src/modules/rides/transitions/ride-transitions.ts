@@ -14,16 +14,19 @@ export type RideClock = 'expires_at';
 /** Ride columns a status stamps with the time it was reached. */
 export type RideStamp = 'accepted_at' | 'arrived_at' | 'started_at' | 'completed_at' | 'cancelled_at';
 
-export interface RideTransitionRule {
+/**
+ * Who may act on a ride, and from which statuses (`null`: the ride does not exist yet). A party
+ * missing from `from` is told the ride does not exist (404); a party listed, from another status,
+ * gets `refusal` (409). Every command states one; so do acts that change no ride (chat/).
+ */
+export interface RidePartyRule<E extends string = RideErrorCode> {
+  from: Partial<Record<RideParty, readonly (RideStatus | null)[]>>;
+  refusal: E;
+}
+
+export interface RideTransitionRule extends RidePartyRule {
   /** The status the command leads to; none: the command leaves the status as it is (a bid). */
   to?: RideStatus;
-  /**
-   * Who may apply the command, and from which statuses (`null`: the ride does not exist yet). A
-   * party missing here is told the ride does not exist (404); a party listed, from another status,
-   * gets `refusal` (409).
-   */
-  from: Partial<Record<RideParty, readonly (RideStatus | null)[]>>;
-  refusal: RideErrorCode;
   /** Refused once this time has passed (nobody takes a request whose time is up). */
   open?: RideClock;
   /** Applies only once this time has passed: a sweep of the platform's, run in batches. */
@@ -99,14 +102,25 @@ export interface RideState {
 
 /** Whether `party` may apply the command at all: if not, the ride does not exist for them. */
 export function mayAct(type: RideCommandType, party: RideParty | undefined): party is RideParty {
-  return party !== undefined && ruleOf(type).from[party] !== undefined;
+  return partyMayAct(ruleOf(type), party);
+}
+
+/** Whether the rule lets `party` act at all: if not, the ride does not exist for them. */
+export function partyMayAct(rule: Pick<RidePartyRule<string>, 'from'>, party: RideParty | undefined): party is RideParty {
+  return party !== undefined && rule.from[party] !== undefined;
+}
+
+/** The rule's refusal for `party` acting on a ride in `status`, or null when the rule allows it. */
+export function statusRefusal<E extends string>(rule: RidePartyRule<E>, party: RideParty, status: RideStatus | null): E | null {
+  const from = rule.from[party];
+  return !from || !from.includes(status) ? rule.refusal : null;
 }
 
 /** The refusal for `party` applying the command to a ride in `state`, or null when the table allows it. */
 export function refusalOf(type: RideCommandType, party: RideParty, state: RideState): RideErrorCode | null {
   const rule = ruleOf(type);
-  const from = rule.from[party];
-  if (!from || !from.includes(state.status)) return rule.refusal;
+  const byStatus = statusRefusal(rule, party, state.status);
+  if (byStatus !== null) return byStatus;
   if (rule.open && state.past[rule.open]) return rule.refusal;
   if (rule.due && !state.past[rule.due]) return rule.refusal;
   return null;
