@@ -19,6 +19,7 @@ import { PassengerRidesController } from './passenger-rides.controller';
 import { FareEstimatesService } from './pricing/fare-estimates.service';
 import { PromoCodesRepository } from './pricing/promo-codes.repository';
 import { PromoCodesService } from './pricing/promo-codes.service';
+import { SurgeService } from './pricing/surge.service';
 import { GreatCircleRoutingProvider, RoutingProvider } from './pricing/routing.provider';
 import { VehicleCategoriesRepository } from './pricing/vehicle-categories.repository';
 import { VehicleCategoriesService } from './pricing/vehicle-categories.service';
@@ -51,6 +52,7 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     { provide: RoutingProvider, useClass: GreatCircleRoutingProvider },
     PromoCodesRepository,
     PromoCodesService,
+    SurgeService,
     FareEstimatesService,
     // read models
     RidesRepository,
