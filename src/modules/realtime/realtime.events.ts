@@ -12,7 +12,8 @@ export type RideEventType =
   | 'ride_accepted'
   | 'ride_status_changed'
   | 'ride_cancelled'
-  | 'driver_location';
+  | 'driver_location'
+  | 'ride_tipped';
 
 export interface RideEventMessage {
   type: RideEventType;

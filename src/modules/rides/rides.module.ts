@@ -28,6 +28,7 @@ import { RidePaymentsRepository } from './read-models/ride-payments.repository';
 import { RideViewCache } from './read-models/ride-view.cache';
 import { RidesRepository } from './read-models/rides.repository';
 import { RidesController } from './rides.controller';
+import { TipsController } from './tips/tips.controller';
 import { RidesService } from './rides.service';
 import { RIDE_COMMAND_HANDLER_PROVIDERS } from './transitions/ride-command-handlers';
 import { RideTransitionsService } from './transitions/ride-transitions.service';
@@ -44,7 +45,7 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     TypeOrmModule.forFeature([VehicleCategoryEntity, RideEntity, BidEntity, RideEventEntity, RidePaymentEntity, PromoCodeEntity, IdempotencyKeyEntity]),
     WalletsModule,
   ],
-  controllers: [RidesController, PassengerRidesController, BidsController],
+  controllers: [RidesController, PassengerRidesController, BidsController, TipsController],
   providers: [
     // pricing
     VehicleCategoriesRepository,
