@@ -71,6 +71,8 @@ describe('the passenger’s own price (offered_fare)', () => {
   it('lets the passenger raise the offer while requested: 200 with the ride, stored and seen in the details', async () => {
     const passenger = await createUser(t);
     const ride = (await book(passenger, { offered_fare: 20 })).json();
+    // Read once first, so that the details below would come from the ride cache if the raise did not clear it.
+    expect((await t.request({ method: 'GET', url: `/api/v1/rides/${ride.id}`, token: passenger.accessToken })).json().offered_fare).toBe(20);
     const res = await raise(passenger, ride.id, { offered_fare: 22.5 });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: ride.id, status: 'requested', offered_fare: 22.5 });
@@ -120,6 +122,14 @@ describe('the passenger’s own price (offered_fare)', () => {
     expect((await raise(passenger, 'not-a-uuid', { offered_fare: 30 })).statusCode).toBe(404);
     const unauthenticated = await t.request({ method: 'PUT', url: `/api/v1/rides/${ride.id}/offer`, payload: { offered_fare: 30 } });
     expect(unauthenticated.statusCode).toBe(401);
+    expect((await cancel(t, passenger, ride.id)).statusCode).toBe(200);
+  });
+
+  it('concurrent raises to one value: one 200, the rest 400 (each judged against the offer the one before left)', async () => {
+    const passenger = await createUser(t);
+    const ride = (await book(passenger, { offered_fare: 20 })).json();
+    const results = await Promise.all(Array.from({ length: 6 }, () => raise(passenger, ride.id, { offered_fare: 21 })));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400, 400, 400, 400, 400]);
     expect((await cancel(t, passenger, ride.id)).statusCode).toBe(200);
   });
 

@@ -62,6 +62,8 @@ describe('tips', () => {
     const before = await t.request({ method: 'GET', url: `/api/v1/rides/${rideId}`, token: driver.accessToken });
     expect(before.json().tip).toBeNull();
     expect((await tip(passenger, rideId, { amount: 1.99 })).statusCode).toBe(201);
+    // The details were cached by the read above: the tip's event cleared them.
+    expect((await t.request({ method: 'GET', url: `/api/v1/rides/${rideId}`, token: driver.accessToken })).json().tip).toBe(1.99);
     expect(await balance(passenger.id)).toBe(5_000 - 1_000 - 199);
     expect(await balance(driver.id)).toBe(900 + 199);
     await ledgerIsConsistent();
