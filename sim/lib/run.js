@@ -452,7 +452,8 @@ async function runSimulation(opts) {
       if (rideId !== ride.id) report('wrong-receiver', `passenger ${p.id} got bid_submitted for another passenger's ride ${rideId}`);
     }
     if (!booked.ok) return act(2000);
-    const r = { id: ride.id, code: ride.ride_code, passengerId: p.id, pickup: ride.pickup, dropoff: ride.dropoff, status: 'requested', outcome: 'in_progress', paymentMethod };
+    const surge = ride.estimate?.breakdown?.surge_multiplier ?? 1;
+    const r = { id: ride.id, code: ride.ride_code, passengerId: p.id, pickup: ride.pickup, dropoff: ride.dropoff, status: 'requested', outcome: 'in_progress', paymentMethod, surge };
     rides.set(r.id, r);
     counters.requested++;
     expectRequested(r, sentAt, booked.at);
@@ -606,7 +607,7 @@ async function runSimulation(opts) {
     map: {
       centre: CENTRE,
       drivers: drivers.map((d) => ({ id: d.id, path: d.path })),
-      rides: [...rides.values()].map((r) => ({ id: r.id, code: r.code, pickup: r.pickup, dropoff: r.dropoff, outcome: r.outcome })),
+      rides: [...rides.values()].map((r) => ({ id: r.id, code: r.code, pickup: r.pickup, dropoff: r.dropoff, outcome: r.outcome, surge: r.surge })),
     },
   };
 }

@@ -103,9 +103,11 @@ describe('simulator: pure parts', () => {
       ],
       rides: [
         { id: 'r1', code: 'ABC234', pickup: c, dropoff: { latitude: 52.51, longitude: 13.4 }, outcome: 'completed' },
-        { id: 'r2', code: 'XYZ567', pickup: c, dropoff: c, outcome: 'expired' },
+        { id: 'r2', code: 'XYZ567', pickup: c, dropoff: c, outcome: 'expired', surge: 1.45 },
       ],
     });
+    expect(svg.match(/<title>surge ×1\.45<\/title>/g)).toHaveLength(1);
+    expect(svg).toContain('surge (1 rides, up to ×1.45)');
     expect(svg.startsWith('<?xml')).toBe(true);
     expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
     expect(svg.match(/<polyline /g)).toHaveLength(1);
