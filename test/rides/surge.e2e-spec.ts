@@ -14,7 +14,7 @@ describe('surge', () => {
   let passenger: TestUser;
   let signals: SurgeSignalsPort;
   beforeAll(async () => {
-    t = await startTestApp({ env: { MIN_OFFER_PERCENT: '70' } });
+    t = await startTestApp(); // MIN_OFFER_PERCENT at its default, 70
     passenger = await createUser(t);
     signals = t.get(SurgeSignalsPort);
   });
