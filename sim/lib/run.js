@@ -15,10 +15,15 @@ const DRIVER_SPEED_KM_S = 0.015; // 54 km/h while cruising
 const EXPECTED_RADIUS_KM = 4; // well inside MATCHING_RADIUS_KM (5): must be told
 const FORBIDDEN_RADIUS_KM = 6; // well outside it: must not be told
 const WALLET_CREDIT = 150;
+/** Share of bookings made at the passenger's own price (offered_fare), and of completed rides tipped. */
+const OFFER_CHANCE = 0.2;
+const TIP_CHANCE = 0.3;
+/** A rider tips only while the wallet keeps this much for the next wallet fares. */
+const TIP_RESERVE_CENTS = 6000;
 // Each credit is a CLI process (a Nest start-up, seconds on a busy machine): a few dozen wallets are
 // enough to show wallet payments in a run of hundreds of passengers.
 const MAX_CREDITED_WALLETS = 40;
-const RIDE_EVENTS = new Set(['ride_requested', 'ride_accepted', 'ride_status_changed', 'ride_cancelled']);
+const RIDE_EVENTS = new Set(['ride_requested', 'ride_accepted', 'ride_status_changed', 'ride_cancelled', 'ride_tipped']);
 // A driver weighs a few offers at a time, not every request in the city: without a cap, each
 // booking draws a bid from nearly every idle driver.
 const MAX_OPEN_BIDS = 3;
@@ -53,7 +58,7 @@ async function runSimulation(opts) {
   // of users the set-up alone can take minutes.
   let endAt = Infinity;
   const nonce = String((Math.floor(Date.now() / 1000) + process.pid) % 10000).padStart(4, '0');
-  const counters = { requests: 0, errors: 0, serverErrors: 0, rateLimited: 0, bids: 0, requested: 0, accepted: 0, completed: 0, cancelled: 0, expired: 0, excused: 0 };
+  const counters = { requests: 0, errors: 0, serverErrors: 0, rateLimited: 0, bids: 0, requested: 0, accepted: 0, completed: 0, cancelled: 0, expired: 0, excused: 0, tips: 0 };
   const endpointLatency = new LatencyBook();
   const eventLatency = new LatencyBook();
   const violations = [];
@@ -192,7 +197,7 @@ async function runSimulation(opts) {
     const user = {
       id: registered.body.user.id, role, index, base, phone, token: registered.body.access_token,
       rng: createRng(deriveSeed(o.seed, role === 'driver' ? 10_000 + index : index)),
-      inbox: new Map(), pending: new Set(), waiters: new Set(), beats: [], sent: [], path: [], bidRides: new Set(), openBids: new Map(), completed: [], walletFaresCents: [], creditedCents: 0,
+      inbox: new Map(), pending: new Set(), waiters: new Set(), beats: [], sent: [], path: [], bidRides: new Set(), openBids: new Map(), completed: [], walletFaresCents: [], tipsCents: [], creditedCents: 0,
     };
     users.set(user.id, user);
     user.socket = new LiveSocket({ base, token: user.token, onMessage: (m, at) => onMessage(user, m, at), onProblem: (p) => report('websocket', `${role} ${user.id}: ${p}`) });
@@ -291,7 +296,8 @@ async function runSimulation(opts) {
     if (message.type === 'ride_requested' && !d.currentRide && d.openBids.size < MAX_OPEN_BIDS) {
       if (!d.rng.chance(bidChance)) return;
       const total = ride.estimate && ride.estimate.breakdown ? ride.estimate.breakdown.total : 5 + distanceKm(ride.pickup, ride.dropoff) * 1.5;
-      const amount = Math.round(total * d.rng.between(0.9, 1.25) * 100) / 100;
+      // A bid equal to the passenger's own price is how a driver takes it.
+      const amount = ride.offered_fare && d.rng.chance(0.5) ? ride.offered_fare : Math.round(total * d.rng.between(0.9, 1.25) * 100) / 100;
       const eta = Math.max(1, Math.round(distanceKm(d.pos, ride.pickup) / 0.4));
       act(d.rng.between(300, 2000)).then(async () => {
         if (d.currentRide || !beating || d.openBids.size >= MAX_OPEN_BIDS) return;
@@ -436,8 +442,10 @@ async function runSimulation(opts) {
   const oneRide = async (p, plan) => {
     const payload = ridePayload(p);
     p.rides = (p.rides || 0) + 1;
-    await api.call(p.base, 'POST', '/rides/estimate', { token: p.token, body: payload, label: 'POST /rides/estimate', who: `passenger ${p.id}` });
+    const estimate = await api.call(p.base, 'POST', '/rides/estimate', { token: p.token, body: payload, label: 'POST /rides/estimate', who: `passenger ${p.id}` });
     const paymentMethod = p.creditedCents > 0 && p.rng.chance(0.6) ? 'wallet' : 'cash';
+    // Some riders name their own price: near the estimate, well above MIN_OFFER_PERCENT (70 %) of it.
+    if (estimate.ok && p.rng.chance(OFFER_CHANCE)) payload.offered_fare = Math.round(estimate.body.breakdown.total * p.rng.between(0.85, 1.05) * 100) / 100;
     const sentAt = now();
     p.booking = { earlyBids: [] };
     const booked = await api.call(p.base, 'POST', '/rides/book', { token: p.token, body: { ...payload, payment_method: paymentMethod }, label: 'POST /rides/book', who: `passenger ${p.id}` });
@@ -448,7 +456,8 @@ async function runSimulation(opts) {
       if (rideId !== ride.id) report('wrong-receiver', `passenger ${p.id} got bid_submitted for another passenger's ride ${rideId}`);
     }
     if (!booked.ok) return act(2000);
-    const r = { id: ride.id, code: ride.ride_code, passengerId: p.id, pickup: ride.pickup, dropoff: ride.dropoff, status: 'requested', outcome: 'in_progress', paymentMethod };
+    const surge = ride.estimate?.breakdown?.surge_multiplier ?? 1;
+    const r = { id: ride.id, code: ride.ride_code, passengerId: p.id, pickup: ride.pickup, dropoff: ride.dropoff, status: 'requested', outcome: 'in_progress', paymentMethod, surge };
     rides.set(r.id, r);
     counters.requested++;
     expectRequested(r, sentAt, booked.at);
@@ -517,7 +526,23 @@ async function runSimulation(opts) {
     }
     const done = await waitFor(p, (m) => m.ride_id === r.id && ((m.type === 'ride_status_changed' && m.data.ride.status === 'completed') || m.type === 'ride_cancelled'), 90_000);
     if (!done) report('stuck-ride', `ride ${r.id} neither completed nor cancelled within 90 s of acceptance`);
+    else if (done.type === 'ride_status_changed') await maybeTip(p, r);
     else if (r.status !== 'completed') await sleep(200);
+  };
+
+  /** Some riders with a credited wallet tip after the ride (cash rides too), keeping enough for their next fares. */
+  const maybeTip = async (p, r) => {
+    const spent = [...p.walletFaresCents, ...p.tipsCents].reduce((sum, c) => sum + c, 0) + (r.paymentMethod === 'wallet' ? r.fareCents : 0);
+    const tipCents = Math.round(p.rng.between(1, 3) * 100);
+    if (p.creditedCents - spent < tipCents + TIP_RESERVE_CENTS || !p.rng.chance(TIP_CHANCE)) return;
+    await act(p.rng.between(500, 1500));
+    const res = await api.call(p.base, 'POST', `/rides/${r.id}/tip`, { token: p.token, body: { amount: tipCents / 100 }, label: 'POST /rides/{id}/tip', who: `passenger ${p.id}` });
+    if (!res.ok) return;
+    p.tipsCents.push(tipCents);
+    r.tipCents = tipCents;
+    counters.tips++;
+    const winner = users.get(r.driverId);
+    if (winner) expectEvent(winner, 'ride_tipped', r.id, (m) => m.type === 'ride_tipped' && cents(m.data.tip.amount) === tipCents, res.at);
   };
 
   const setupSeconds = (now() - t0) / 1000;
@@ -551,7 +576,7 @@ async function runSimulation(opts) {
   // ---- money
   for (const p of passengers) {
     const w = await api.call(p.base, 'GET', '/wallet', { token: p.token, label: 'GET /wallet', who: `passenger ${p.id}` });
-    if (w.ok) for (const v of checkPassengerWallet({ userId: p.id, balance: w.body.balance, creditedCents: p.creditedCents, walletFaresCents: p.walletFaresCents })) report('money', v);
+    if (w.ok) for (const v of checkPassengerWallet({ userId: p.id, balance: w.body.balance, creditedCents: p.creditedCents, walletFaresCents: p.walletFaresCents, tipsCents: p.tipsCents })) report('money', v);
   }
   for (const d of drivers) {
     const w = await api.call(d.base, 'GET', '/wallet', { token: d.token, label: 'GET /wallet', who: `driver ${d.id}` });
@@ -562,7 +587,7 @@ async function runSimulation(opts) {
       items.push(...e.body.items);
       if (e.body.items.length < 100) break;
     }
-    if (w.ok) for (const v of checkDriverWallet({ userId: d.id, balance: w.body.balance, earningsItems: items, completedRides: d.completed })) report('money', v);
+    if (w.ok) for (const v of checkDriverWallet({ userId: d.id, balance: w.body.balance, earningsItems: items, completedRides: d.completed.map((c) => ({ ...c, tipCents: rides.get(c.rideId)?.tipCents ?? null })) })) report('money', v);
   }
 
   clearInterval(sweeper);
@@ -586,7 +611,7 @@ async function runSimulation(opts) {
     map: {
       centre: CENTRE,
       drivers: drivers.map((d) => ({ id: d.id, path: d.path })),
-      rides: [...rides.values()].map((r) => ({ id: r.id, code: r.code, pickup: r.pickup, dropoff: r.dropoff, outcome: r.outcome })),
+      rides: [...rides.values()].map((r) => ({ id: r.id, code: r.code, pickup: r.pickup, dropoff: r.dropoff, outcome: r.outcome, surge: r.surge })),
     },
   };
 }

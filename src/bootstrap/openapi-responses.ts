@@ -117,6 +117,16 @@ const OPERATION_MESSAGES: Record<string, Record<string, string[]>> = {
     '409': [CHAT_MESSAGES.CHAT_CLOSED],
   },
   RideChatController_list: { '404': [RIDE_MESSAGES.RIDE_NOT_FOUND] },
+  RidesController_raiseOffer: { '409': [RIDE_MESSAGES.RIDE_NOT_REQUESTED] },
+  TipsController_tip: {
+    '409': [RIDE_MESSAGES.RIDE_NOT_COMPLETED, RIDE_MESSAGES.TIP_ALREADY_PAID, RIDE_MESSAGES.TIP_WINDOW_CLOSED, 'Wallet balance does not cover the tip'],
+  },
+};
+
+/** The offer rules' 400s (rides/offers/offer.rules.ts), as one would read them. */
+const OFFER_REFUSALS: Record<string, string> = {
+  RidesController_book: 'offered_fare must be at least 7.00 (70% of the estimated total 10.00)',
+  RidesController_raiseOffer: 'offered_fare must be higher than the current offer (12.00)',
 };
 
 const GENERIC_MESSAGES: Record<string, string> = {
@@ -198,6 +208,8 @@ function errorExamples(path: string, method: string, operation: Operation, statu
       const detail = { field: 'pickup.latitude', message: 'pickup.latitude must be a latitude string or number' };
       examples.ride_field = { summary: `Validation failed: ${detail.message}`, value: value(detail.message, { details: [detail] }) };
     }
+    const offer = OFFER_REFUSALS[operation.operationId ?? ''];
+    if (offer) examples.offered_fare = { summary: offer, value: value(offer, { details: [{ field: 'offered_fare', message: offer }] }) };
     return { ...examples, ...named(known ?? []) };
   }
   if (status === '403') {

@@ -63,6 +63,10 @@ export class AppConfig {
   readonly rideRequestTtlMinutes!: number;
   readonly rideExpirySweepSeconds!: number;
   readonly matchingRadiusKm!: number;
+  /** An offered_fare at booking must be at least this percent of the estimate's total. */
+  readonly minOfferPercent!: number;
+  /** The surge multiplier's cap (1 = surge off). */
+  readonly surgeMaxMultiplier!: number;
   readonly routingRoadFactor!: number;
   readonly routingAverageSpeedKmh!: number;
   readonly locationFlushMs!: number;
@@ -200,6 +204,8 @@ export class AppConfig {
         rideRequestTtlMinutes: read.int('RIDE_REQUEST_TTL_MINUTES', 10, 1, 24 * 60),
         rideExpirySweepSeconds: read.int('RIDE_EXPIRY_SWEEP_SECONDS', 15, 1, 3600),
         matchingRadiusKm: read.number('MATCHING_RADIUS_KM', 5, 0.1, 50),
+        minOfferPercent: read.number('MIN_OFFER_PERCENT', 70, 1, 100),
+        surgeMaxMultiplier: read.number('SURGE_MAX_MULTIPLIER', 2, 1, 10),
         routingRoadFactor: read.number('ROUTING_ROAD_FACTOR', 1.3, 1, 3),
         routingAverageSpeedKmh: read.number('ROUTING_AVERAGE_SPEED_KMH', 30, 1, 200),
         locationFlushMs: read.int('LOCATION_FLUSH_MS', 1000, 50, 60_000),

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { DEV_CODE, freshEmail, freshPhone, startAuthApp, verifyContact } from '../auth/auth-helpers';
-import { acceptedRide, bookRide, onlineDriver } from '../rides/ride-helpers';
+import { acceptedRide, bookRide, onlineDriver, setStatus } from '../rides/ride-helpers';
 import { createUser, TestUser } from '../support/factories';
 import type { TestApp } from '../support/test-app';
 import type { OpenAPIObject } from '@nestjs/swagger';
@@ -123,6 +123,17 @@ describe('OpenAPI examples', () => {
       RidesController_changeStatus: async (body, m, p) => {
         const { driver, rideId } = await acceptedRide(t);
         return call(m, p.replace('{ride_id}', rideId), body, driver.accessToken);
+      },
+      RidesController_raiseOffer: async (body, m, p) => {
+        const owner = await createUser(t);
+        const ride = await bookRide(t, owner);
+        return cancelAfter(await call(m, p.replace('{ride_id}', ride.id), body, owner.accessToken), owner.accessToken);
+      },
+      TipsController_tip: async (body, m, p) => {
+        const owner = await createUser(t, { walletBalanceMinor: 100_000 });
+        const { driver, rideId } = await acceptedRide(t, { passenger: owner });
+        for (const status of ['driver_arrived', 'started', 'completed']) await setStatus(t, driver, rideId, status);
+        return call(m, p.replace('{ride_id}', rideId), body, owner.accessToken);
       },
       DriversController_updateProfile: async (body, m, p) => call(m, p, body, (await createUser(t, { role: 'driver' })).accessToken),
       DriversController_setStatus: async (body, m, p) => call(m, p, body, (await createUser(t, { role: 'driver' })).accessToken),

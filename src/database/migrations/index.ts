@@ -6,6 +6,7 @@ import { UsersFillfactor1763800008700 } from './1763800008700-users-fillfactor';
 import { UsersSessionRevocation1763800009300 } from './1763800009300-users-session-revocation';
 import { RidesPickupVector1763800009400 } from './1763800009400-rides-pickup-vector';
 import { UsersLoginProof1763800009500 } from './1763800009500-users-login-proof';
+import { RidesOfferTipSurge1763800012000 } from './1763800012000-rides-offer-tip-surge';
 import { CreateRideMessages1763800015000 } from './1763800015000-create-ride-messages';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
@@ -18,5 +19,6 @@ export const MIGRATIONS = [
   UsersSessionRevocation1763800009300,
   RidesPickupVector1763800009400,
   UsersLoginProof1763800009500,
+  RidesOfferTipSurge1763800012000,
   CreateRideMessages1763800015000,
 ];

@@ -45,13 +45,19 @@ export function isDriversNear(to: LiveMessage['to']): to is DriversNear {
 }
 
 export const LIVE_ROUTES = {
-  'ride.requested': (e) => [
+  'ride.requested': (e) => newRequest(e, () => ({ title: 'New ride request', body: `Pickup: ${e.ride.pickup.address}. Open the app to make an offer.` })),
+
+  // A raised offer is announced like a new request, to the drivers the matcher would tell now (CONTRACT §11).
+  'ride.offer_raised': (e) =>
+    newRequest(e, () => ({ title: 'Offer raised', body: `Now ${e.ride.offered_fare?.toFixed(2)} ${e.ride.currency}. Pickup: ${e.ride.pickup.address}.` })),
+
+  'ride.tipped': (e) => [
     {
-      type: 'ride_requested',
+      type: 'ride_tipped',
       rideId: e.ride_id,
-      to: { categoryId: e.vehicle_category_id, point: e.pickup },
-      data: { ride: e.ride },
-      push: () => ({ title: 'New ride request', body: `Pickup: ${e.ride.pickup.address}. Open the app to make an offer.` }),
+      to: [e.driver_id],
+      data: { tip: e.tip, ride: e.ride },
+      push: () => ({ title: 'You received a tip', body: `${e.tip.amount.toFixed(2)} ${e.tip.currency} for ride ${e.ride.ride_code}.` }),
     },
   ],
 
@@ -146,6 +152,11 @@ export const LIVE_ROUTES = {
 export type RoutedEventName = keyof typeof LIVE_ROUTES;
 export type RoutedEvent = DomainEventMap[RoutedEventName];
 export const ROUTED_EVENTS = Object.keys(LIVE_ROUTES) as [RoutedEventName, ...RoutedEventName[]];
+
+/** ride_requested to the drivers the matcher finds around the pickup at this moment. */
+function newRequest(e: DomainEventMap['ride.requested'], push: () => PushText): LiveMessage[] {
+  return [{ type: 'ride_requested', rideId: e.ride_id, to: { categoryId: e.vehicle_category_id, point: e.pickup }, data: { ride: e.ride }, push }];
+}
 
 function passengerStatusText(ride: LiveRide): PushText {
   switch (ride.status) {

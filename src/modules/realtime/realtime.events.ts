@@ -13,7 +13,8 @@ export type RideEventType =
   | 'ride_status_changed'
   | 'ride_cancelled'
   | 'driver_location'
-  | 'chat_message';
+  | 'chat_message'
+  | 'ride_tipped';
 
 export interface RideEventMessage {
   type: RideEventType;

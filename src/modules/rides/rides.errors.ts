@@ -9,7 +9,10 @@ export type RideErrorCode =
   | 'INVALID_STATUS_TRANSITION'
   | 'RIDE_NOT_CANCELLABLE'
   | 'IDEMPOTENCY_KEY_REUSED'
-  | 'INVALID_RIDE_REQUEST';
+  | 'INVALID_RIDE_REQUEST'
+  | 'RIDE_NOT_COMPLETED'
+  | 'TIP_ALREADY_PAID'
+  | 'TIP_WINDOW_CLOSED';
 
 export const RIDE_MESSAGES: Record<RideErrorCode, string> = {
   RIDE_NOT_FOUND: 'Ride not found',
@@ -21,6 +24,9 @@ export const RIDE_MESSAGES: Record<RideErrorCode, string> = {
   RIDE_NOT_CANCELLABLE: 'Ride can no longer be cancelled',
   IDEMPOTENCY_KEY_REUSED: 'Idempotency-Key was already used with a different request body',
   INVALID_RIDE_REQUEST: 'Invalid ride request',
+  RIDE_NOT_COMPLETED: 'Ride is not completed',
+  TIP_ALREADY_PAID: 'Ride was already tipped',
+  TIP_WINDOW_CLOSED: 'Tips are accepted only within 24 hours of completion',
 };
 
 export class RideError extends DomainError<RideErrorCode> {

@@ -1,6 +1,7 @@
 import type { GeoPoint } from '../../common/events/domain-events';
 import type { RideStatus } from './ride-status';
 import type { CancelledBy, RideView } from './read-models/ride-view';
+import type { TipView } from './tips/tip-view';
 
 /**
  * The ride events, added to the domain events by declaration merging (the bus in common/ knows no
@@ -32,6 +33,22 @@ declare module '../../common/events/domain-events' {
       cancelled_by: CancelledBy;
       ride: RideView;
     };
+    /** The passenger raised the offered_fare of a requested ride: the request is announced again (payload like ride.requested). */
+    'ride.offer_raised': {
+      ride_id: string;
+      passenger_id: number;
+      vehicle_category_id: number;
+      pickup: GeoPoint;
+      ride: RideView;
+    };
+    /** The passenger tipped the driver of a completed ride (paid wallet to wallet in the same transaction). */
+    'ride.tipped': {
+      ride_id: string;
+      passenger_id: number;
+      driver_id: number;
+      tip: TipView;
+      ride: RideView;
+    };
     /** The vehicle_categories table was edited (fares, activity): every instance reloads the categories. */
     'vehicle_categories.changed': Record<string, never>;
     'ride.expired': {
@@ -44,4 +61,12 @@ declare module '../../common/events/domain-events' {
 }
 
 /** Events this module publishes. */
-export const RIDE_EVENTS = ['ride.requested', 'ride.status_changed', 'ride.cancelled', 'ride.expired', 'vehicle_categories.changed'] as const;
+export const RIDE_EVENTS = [
+  'ride.requested',
+  'ride.status_changed',
+  'ride.cancelled',
+  'ride.expired',
+  'ride.offer_raised',
+  'ride.tipped',
+  'vehicle_categories.changed',
+] as const;

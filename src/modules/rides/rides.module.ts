@@ -23,6 +23,7 @@ import { PassengerRidesController } from './passenger-rides.controller';
 import { FareEstimatesService } from './pricing/fare-estimates.service';
 import { PromoCodesRepository } from './pricing/promo-codes.repository';
 import { PromoCodesService } from './pricing/promo-codes.service';
+import { SurgeService } from './pricing/surge.service';
 import { GreatCircleRoutingProvider, RoutingProvider } from './pricing/routing.provider';
 import { VehicleCategoriesRepository } from './pricing/vehicle-categories.repository';
 import { VehicleCategoriesService } from './pricing/vehicle-categories.service';
@@ -31,6 +32,7 @@ import { RidePaymentsRepository } from './read-models/ride-payments.repository';
 import { RideViewCache } from './read-models/ride-view.cache';
 import { RidesRepository } from './read-models/rides.repository';
 import { RidesController } from './rides.controller';
+import { TipsController } from './tips/tips.controller';
 import { RidesService } from './rides.service';
 import { RIDE_COMMAND_HANDLER_PROVIDERS } from './transitions/ride-command-handlers';
 import { RideTransitionsService } from './transitions/ride-transitions.service';
@@ -47,7 +49,7 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     TypeOrmModule.forFeature([VehicleCategoryEntity, RideEntity, BidEntity, RideEventEntity, RidePaymentEntity, PromoCodeEntity, IdempotencyKeyEntity, RideMessageEntity]),
     WalletsModule,
   ],
-  controllers: [RidesController, PassengerRidesController, BidsController, RideChatController],
+  controllers: [RidesController, PassengerRidesController, BidsController, RideChatController, TipsController],
   providers: [
     // pricing
     VehicleCategoriesRepository,
@@ -55,6 +57,7 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     { provide: RoutingProvider, useClass: GreatCircleRoutingProvider },
     PromoCodesRepository,
     PromoCodesService,
+    SurgeService,
     FareEstimatesService,
     // read models
     RidesRepository,

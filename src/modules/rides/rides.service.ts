@@ -29,6 +29,7 @@ export type DriverEarningsView = {
   this_week: number;
   this_month: number;
   total: number;
+  tips: number;
   rides_count: number;
   items: Array<{
     ride_id: string;
@@ -37,6 +38,7 @@ export type DriverEarningsView = {
     fare: number;
     commission: number;
     earning: number;
+    tip: number | null;
     currency: string;
     pickup_address: string;
     dropoff_address: string;
@@ -140,6 +142,7 @@ export class RidesService {
       this_week: toMajor(totals.this_week),
       this_month: toMajor(totals.this_month),
       total: toMajor(totals.total),
+      tips: toMajor(totals.tips),
       rides_count: totals.rides_count,
       items: items.map((i) => ({
         ride_id: i.ride_id,
@@ -148,6 +151,7 @@ export class RidesService {
         fare: toMajor(i.fare_minor),
         commission: toMajor(i.commission_minor),
         earning: toMajor(i.driver_earning_minor),
+        tip: i.tip_minor === null ? null : toMajor(i.tip_minor),
         currency: i.currency.trim(),
         pickup_address: i.pickup_address,
         dropoff_address: i.dropoff_address,

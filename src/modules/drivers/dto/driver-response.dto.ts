@@ -45,19 +45,21 @@ class EarningItemDto {
   @ApiProperty({ example: 15.5 }) fare!: number;
   @ApiProperty({ example: 1.55 }) commission!: number;
   @ApiProperty({ example: 13.95 }) earning!: number;
+  @ApiProperty({ type: Number, nullable: true, example: 2.5, description: 'The tip on this ride; null when none' }) tip!: number | null;
   @ApiProperty({ example: 'USD' }) currency!: string;
   @ApiProperty() pickup_address!: string;
   @ApiProperty() dropoff_address!: string;
   @ApiProperty() completed_at!: string;
 }
 
-/** Earnings (the driver's share after commission) per UTC calendar period; weeks start on Monday. */
+/** Earnings (the driver's share after commission, plus tips) per UTC calendar period; weeks start on Monday. */
 export class EarningsResponseDto {
   @ApiProperty({ example: 'USD' }) currency!: string;
   @ApiProperty({ example: 42.5 }) today!: number;
   @ApiProperty({ example: 120 }) this_week!: number;
   @ApiProperty({ example: 480.25 }) this_month!: number;
-  @ApiProperty({ example: 1500 }) total!: number;
+  @ApiProperty({ example: 1500, description: 'Earnings and tips, all time' }) total!: number;
+  @ApiProperty({ example: 42.5, description: 'Tips received, all time (also counted in total and in each period)' }) tips!: number;
   @ApiProperty({ example: 87, description: 'Completed rides, all time' }) rides_count!: number;
   @ApiProperty({ type: [EarningItemDto] }) items!: EarningItemDto[];
   @ApiProperty({ example: 1 }) page!: number;

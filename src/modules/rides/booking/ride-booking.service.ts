@@ -15,6 +15,8 @@ import { RideTransitionsService } from '../transitions/ride-transitions.service'
 import { RideError } from '../rides.errors';
 import { rideToJson } from '../read-models/ride-view';
 import type { RideView } from '../read-models/ride-view';
+import { toMinor } from '../../../common/money';
+import { checkOfferedFare } from '../offers/offer.rules';
 
 const HOUR_SECONDS = 3600;
 
@@ -60,6 +62,8 @@ export class RideBookingService {
 
   async book(user: AuthenticatedUser, dto: BookRideDto, idempotencyKey?: string): Promise<BookingResult> {
     const { estimate } = await this.estimates.estimateFor(dto, dto.vehicle_category_id);
+    const offeredFareMinor = dto.offered_fare === undefined ? null : toMinor(dto.offered_fare)!;
+    if (offeredFareMinor !== null) checkOfferedFare(offeredFareMinor, estimate.totalMinor, this.config.minOfferPercent);
     // Book-cancel loops are bounded per passenger (OWASP API6): counted before anything is written.
     await this.limiter.enforce(`book:${user.id}`, this.config.bookingRateLimitPerHour, HOUR_SECONDS);
     if (dto.payment_method === 'wallet' && !(await this.wallets.covers(user.id, 0))) {
@@ -69,7 +73,7 @@ export class RideBookingService {
 
     const rideId = randomUUID();
     let created = true;
-    const ride = await this.transitions.apply(rideId, { type: 'book', ride: rideRequest(dto, estimate) }, user, {
+    const ride = await this.transitions.apply(rideId, { type: 'book', ride: rideRequest(dto, estimate, offeredFareMinor) }, user, {
       // The key is claimed and the promo counted in the booking's own transaction: a replay with the
       // same body answers the ride booked earlier, and a booking that rolls back used neither.
       before: async (tx) => {
@@ -96,7 +100,7 @@ export class RideBookingService {
   }
 }
 
-function rideRequest(dto: BookRideDto, estimate: FareEstimate): RideRequest {
+function rideRequest(dto: BookRideDto, estimate: FareEstimate, offeredFareMinor: number | null): RideRequest {
   return {
     rideType: dto.ride_type,
     vehicleCategoryId: dto.vehicle_category_id,
@@ -111,6 +115,7 @@ function rideRequest(dto: BookRideDto, estimate: FareEstimate): RideRequest {
     returnScheduledAt: dto.return_scheduled_at ?? null,
     promoCode: dto.promo_code === undefined ? null : normalisePromoCode(dto.promo_code),
     estimate,
+    offeredFareMinor,
   };
 }
 

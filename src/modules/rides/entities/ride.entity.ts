@@ -113,6 +113,15 @@ export class RideEntity {
   @Column({ name: 'fare_minor', type: 'bigint', nullable: true })
   fareMinor!: number | null;
 
+  @Column({ name: 'offered_fare_minor', type: 'bigint', nullable: true })
+  offeredFareMinor!: number | null;
+
+  @Column({ name: 'tip_minor', type: 'bigint', nullable: true })
+  tipMinor!: number | null;
+
+  @Column({ name: 'tipped_at', type: 'timestamptz', nullable: true })
+  tippedAt!: Date | null;
+
   @Column({ type: 'char', length: 3 })
   currency!: string;
 

@@ -84,6 +84,8 @@ export const RIDE = readModel(
     estimate: { ...ESTIMATE, description: 'The fare estimate stored at booking' },
     fare: nullable(col.money('r.fare_minor'), { example: 15.5, description: 'The accepted bid amount; null before acceptance' }),
     currency: col.trimmed('r.currency', { example: 'USD' }),
+    offered_fare: nullable(col.money('r.offered_fare_minor'), { example: 16, description: "The passenger's own price (drivers may bid it); null when none" }),
+    tip: nullable(col.money('r.tip_minor'), { example: 2.5, description: 'The tip the passenger paid after completion; null before' }),
     passenger: orNull(
       group('PassengerPublicDto', {
         id: doc(col.number('r.passenger_id'), { example: 3 }),

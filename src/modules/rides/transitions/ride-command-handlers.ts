@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AcceptBidHandler } from '../bids/accept-bid.handler';
 import { SubmitBidHandler } from '../bids/submit-bid.handler';
+import { RaiseOfferHandler } from '../offers/raise-offer.handler';
+import { TipRideHandler } from '../tips/tip-ride.handler';
 import { BookRideHandler } from './handlers/book-ride.handler';
 import { CANCEL_HANDLER, CompleteRideHandler, EXPIRE_HANDLER, NO_STEP_HANDLER, stepHandler } from './handlers/ride-status.handlers';
 import type { RideCommandHandler, RideCreateHandler, RideSweepHandler, UserCommandType } from './ride-command';
@@ -17,8 +19,16 @@ export class RideCommandHandlers {
   private readonly user: UserHandlers;
   private readonly sweeps: SweepHandlers = { expire: EXPIRE_HANDLER };
 
-  constructor(book: BookRideHandler, bid: SubmitBidHandler, accept: AcceptBidHandler, complete: CompleteRideHandler) {
-    this.user = { book, bid, accept, arrive: stepHandler(), start: stepHandler(), complete, no_step: NO_STEP_HANDLER, cancel: CANCEL_HANDLER };
+  constructor(
+    book: BookRideHandler,
+    bid: SubmitBidHandler,
+    accept: AcceptBidHandler,
+    complete: CompleteRideHandler,
+    raise_offer: RaiseOfferHandler,
+    tip: TipRideHandler,
+  ) {
+    const steps = { arrive: stepHandler<'arrive'>(), start: stepHandler<'start'>(), complete, no_step: NO_STEP_HANDLER };
+    this.user = { book, bid, accept, ...steps, cancel: CANCEL_HANDLER, raise_offer, tip };
   }
 
   of<K extends UserCommandType>(type: K): HandlerOf<K> {
@@ -31,4 +41,12 @@ export class RideCommandHandlers {
 }
 
 /** The providers behind RideCommandHandlers (for the module). */
-export const RIDE_COMMAND_HANDLER_PROVIDERS = [RideCommandHandlers, BookRideHandler, SubmitBidHandler, AcceptBidHandler, CompleteRideHandler];
+export const RIDE_COMMAND_HANDLER_PROVIDERS = [
+  RideCommandHandlers,
+  BookRideHandler,
+  SubmitBidHandler,
+  AcceptBidHandler,
+  CompleteRideHandler,
+  RaiseOfferHandler,
+  TipRideHandler,
+];

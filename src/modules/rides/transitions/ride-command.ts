@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { DomainEventMap } from '../../../common/events/domain-events';
 import type { BidView } from '../bids/bid-view';
 import type { RideView } from '../read-models/ride-view';
+import type { TipView } from '../tips/tip-view';
 import type { RideStatus } from '../ride-status';
 import { DriverStep, driverStepTo, EventOf, RideCommandType, RideParty, SweepCommandType } from './ride-transitions';
 import type { LockedRide, NewRide, RideColumns } from './ride-writes.repository';
@@ -17,6 +18,8 @@ export type RideCommand =
   | { type: DriverStep }
   | { type: 'no_step'; to: RideStatus }
   | { type: 'cancel'; reason: string | null }
+  | { type: 'raise_offer'; offeredFareMinor: number }
+  | { type: 'tip'; amountMinor: number }
   | { type: 'expire' };
 
 /** PUT /rides/{id}/status: the driver step that reaches `to`, or the row that refuses a status no step reaches. */
@@ -29,8 +32,8 @@ export type CommandOf<K extends RideCommandType> = Extract<RideCommand, { type: 
 export type UserCommandType = Exclude<RideCommandType, SweepCommandType>;
 export type UserCommand = Extract<RideCommand, { type: UserCommandType }>;
 
-/** What a command answers with: the ride as the API shows it, or, for a bid, the bid. */
-export type ResultOf<K extends RideCommandType> = K extends 'bid' ? BidView : RideView;
+/** What a command answers with: the ride as the API shows it, or, for a bid, the bid, for a tip, the tip. */
+export type ResultOf<K extends RideCommandType> = K extends 'bid' ? BidView : K extends 'tip' ? TipView : RideView;
 
 /** Who acts: a user (their relation to the ride decides what they may do), or the platform. */
 export type RideActor = { id: number } | 'system';

@@ -87,7 +87,18 @@ describe('ride transition table', () => {
     expect(rule('cancel').withdrawsBids).toBe(true);
   });
 
-  it('books only a ride that does not exist yet, into a live status', () => {
+  it('lets the passenger raise the offer while the request is open and tip a completed ride, neither changing the status (CONTRACT §11)', () => {
+    expect(STATES.filter((s) => allowed('raise_offer', 'passenger', s, false))).toEqual(['requested']);
+    expect(allowed('raise_offer', 'passenger', 'requested', true)).toBe(false);
+    expect(STATES.filter((s) => allowed('tip', 'passenger', s, false))).toEqual(['completed']);
+    for (const type of ['raise_offer', 'tip'] as const) {
+      expect(rule(type).to).toBeUndefined();
+      expect(Object.keys(rule(type).from)).toEqual(['passenger']);
+    }
+    expect([rule('raise_offer').event, rule('tip').event]).toEqual(['ride.offer_raised', 'ride.tipped']);
+  });
+
+    it('books only a ride that does not exist yet, into a live status', () => {
     expect(STATES.filter((s) => allowed('book', 'passenger', s, false))).toEqual([null]);
     expect(LIVE_STATUSES).toContain(rule('book').to);
   });

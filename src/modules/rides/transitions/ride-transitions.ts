@@ -71,6 +71,10 @@ export const RIDE_TRANSITIONS = {
     withdrawsBids: true,
     event: 'ride.cancelled',
   },
+  // The passenger names a higher price while drivers bid: no status change; the request is announced again.
+  raise_offer: { from: { passenger: ['requested'] }, refusal: 'RIDE_NOT_REQUESTED', open: 'expires_at', event: 'ride.offer_raised' },
+  // Once, within 24 h of completion (the handler judges the window and a tip already paid).
+  tip: { from: { passenger: ['completed'] }, refusal: 'RIDE_NOT_COMPLETED', event: 'ride.tipped' },
   expire: { to: 'expired', from: { system: ['requested'] }, refusal: 'RIDE_NOT_REQUESTED', due: 'expires_at', withdrawsBids: true, event: 'ride.expired' },
 } as const satisfies Record<string, RideTransitionRule>;
 

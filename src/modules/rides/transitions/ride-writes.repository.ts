@@ -27,6 +27,8 @@ export interface NewRide {
   returnScheduledAt: string | null;
   promoCode: string | null;
   estimate: FareEstimate;
+  /** The passenger's own price (minor units), null when none. */
+  offeredFareMinor: number | null;
   currency: string;
   ttlMinutes: number;
 }
@@ -40,6 +42,9 @@ export interface LockedRide {
   vehicle_category_id: number;
   payment_method: 'cash' | 'wallet';
   fare_minor: number | null;
+  /** The stored estimate's total: what an offer is measured against. */
+  estimated_fare_minor: number;
+  offered_fare_minor: number | null;
   currency: string;
   past: Partial<Record<RideClock, boolean>>;
 }
@@ -53,7 +58,8 @@ export interface RideColumns {
   cancel_reason?: string | null;
 }
 
-const LOCKED_COLUMNS = `id, status, passenger_id, driver_id, vehicle_category_id, payment_method, fare_minor, currency,
+const LOCKED_COLUMNS = `id, status, passenger_id, driver_id, vehicle_category_id, payment_method, fare_minor,
+  estimated_fare_minor, offered_fare_minor, currency,
   json_build_object(${RIDE_CLOCKS.map((c) => `'${c}', ${c} <= now()`).join(', ')}) AS past`;
 
 export interface RideEventInput {
@@ -120,9 +126,9 @@ export class RideWritesRepository {
           pickup_address, pickup_latitude, pickup_longitude, dropoff_address, dropoff_latitude, dropoff_longitude,
           return_address, return_latitude, return_longitude, passenger_count, children, payment_method,
           duration_minutes, end_scheduled_at, return_scheduled_at, promo_code, estimate, estimated_fare_minor,
-          currency, expires_at)
+          currency, expires_at, offered_fare_minor)
        VALUES ($1, $2, $26, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
-          $22::jsonb, $23, $24, now() + make_interval(mins => $25))
+          $22::jsonb, $23, $24, now() + make_interval(mins => $25), $27)
        ON CONFLICT DO NOTHING RETURNING id`,
       [
         r.id, r.rideCode, r.rideType, r.passengerId, r.vehicleCategoryId,
@@ -130,7 +136,7 @@ export class RideWritesRepository {
         r.dropoff.address, r.dropoff.latitude, r.dropoff.longitude,
         r.returnLocation?.address ?? null, r.returnLocation?.latitude ?? null, r.returnLocation?.longitude ?? null,
         r.passengerCount, r.children, r.paymentMethod, r.durationMinutes, r.endScheduledAt, r.returnScheduledAt,
-        r.promoCode, JSON.stringify(r.estimate), r.estimate.totalMinor, r.currency, r.ttlMinutes, status,
+        r.promoCode, JSON.stringify(r.estimate), r.estimate.totalMinor, r.currency, r.ttlMinutes, status, r.offeredFareMinor,
       ],
     );
     return rows.length > 0;
@@ -211,6 +217,34 @@ export class RideWritesRepository {
       ),
     );
     return rows.length > 0;
+  }
+
+  /** The passenger's new price of a locked ride. */
+  async setOfferedFare(rideId: string, offeredFareMinor: number, manager: EntityManager): Promise<void> {
+    await manager.query(`UPDATE rides SET offered_fare_minor = $2, updated_at = now() WHERE id = $1`, [rideId, offeredFareMinor]);
+  }
+
+  /** Of a locked ride: whether it was tipped already, and whether its completion is within `windowHours`. */
+  async tipState(rideId: string, windowHours: number, manager: EntityManager): Promise<{ tipped: boolean; in_window: boolean }> {
+    const rows = rowsOf<{ tipped: boolean; in_window: boolean }>(
+      await manager.query(
+        `SELECT tip_minor IS NOT NULL AS tipped, coalesce(completed_at > now() - make_interval(hours => $2), false) AS in_window
+           FROM rides WHERE id = $1`,
+        [rideId, windowHours],
+      ),
+    );
+    return rows[0]!;
+  }
+
+  /** Writes the tip on a locked ride; returns when it was paid. */
+  async recordTip(rideId: string, amountMinor: number, manager: EntityManager): Promise<Date> {
+    const rows = rowsOf<{ tipped_at: Date }>(
+      await manager.query(`UPDATE rides SET tip_minor = $2, tipped_at = now(), updated_at = now() WHERE id = $1 RETURNING tipped_at`, [
+        rideId,
+        amountMinor,
+      ]),
+    );
+    return rows[0]!.tipped_at;
   }
 
   async deleteUnsharedRidesOf(passengerId: number, manager: EntityManager): Promise<void> {
