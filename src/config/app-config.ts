@@ -60,6 +60,11 @@ export class AppConfig {
   readonly platformCommissionPercent!: number;
   readonly rideRequestTtlMinutes!: number;
   readonly rideExpirySweepSeconds!: number;
+  /** A ride booked for later becomes requested this long before its pickup_at (CONTRACT §11). */
+  readonly dispatchLeadMinutes!: number;
+  readonly rideDispatchSweepSeconds!: number;
+  /** Rides one passenger may hold booked for later (CONTRACT §11: 3). */
+  readonly scheduledRidesPerPassenger!: number;
   readonly matchingRadiusKm!: number;
   readonly routingRoadFactor!: number;
   readonly routingAverageSpeedKmh!: number;
@@ -196,6 +201,9 @@ export class AppConfig {
         platformCommissionPercent: read.number('PLATFORM_COMMISSION_PERCENT', 0, 0, 100),
         rideRequestTtlMinutes: read.int('RIDE_REQUEST_TTL_MINUTES', 10, 1, 24 * 60),
         rideExpirySweepSeconds: read.int('RIDE_EXPIRY_SWEEP_SECONDS', 15, 1, 3600),
+        dispatchLeadMinutes: read.int('DISPATCH_LEAD_MINUTES', 15, 0, 24 * 60),
+        rideDispatchSweepSeconds: read.int('RIDE_DISPATCH_SWEEP_SECONDS', 15, 1, 3600),
+        scheduledRidesPerPassenger: read.int('SCHEDULED_RIDES_PER_PASSENGER', 3, 0, 100),
         matchingRadiusKm: read.number('MATCHING_RADIUS_KM', 5, 0.1, 50),
         routingRoadFactor: read.number('ROUTING_ROAD_FACTOR', 1.3, 1, 3),
         routingAverageSpeedKmh: read.number('ROUTING_AVERAGE_SPEED_KMH', 30, 1, 200),

@@ -6,6 +6,7 @@ import { UsersFillfactor1763800008700 } from './1763800008700-users-fillfactor';
 import { UsersSessionRevocation1763800009300 } from './1763800009300-users-session-revocation';
 import { RidesPickupVector1763800009400 } from './1763800009400-rides-pickup-vector';
 import { UsersLoginProof1763800009500 } from './1763800009500-users-login-proof';
+import { RidesPickupAt1763800013000 } from './1763800013000-rides-pickup-at';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   UsersSessionRevocation1763800009300,
   RidesPickupVector1763800009400,
   UsersLoginProof1763800009500,
+  RidesPickupAt1763800013000,
 ];

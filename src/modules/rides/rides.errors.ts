@@ -9,6 +9,7 @@ export type RideErrorCode =
   | 'INVALID_STATUS_TRANSITION'
   | 'RIDE_NOT_CANCELLABLE'
   | 'IDEMPOTENCY_KEY_REUSED'
+  | 'SCHEDULED_RIDE_LIMIT'
   | 'INVALID_RIDE_REQUEST';
 
 export const RIDE_MESSAGES: Record<RideErrorCode, string> = {
@@ -21,6 +22,7 @@ export const RIDE_MESSAGES: Record<RideErrorCode, string> = {
   RIDE_NOT_CANCELLABLE: 'Ride can no longer be cancelled',
   IDEMPOTENCY_KEY_REUSED: 'Idempotency-Key was already used with a different request body',
   INVALID_RIDE_REQUEST: 'Invalid ride request',
+  SCHEDULED_RIDE_LIMIT: 'You already have the maximum number of scheduled rides',
 };
 
 export class RideError extends DomainError<RideErrorCode> {

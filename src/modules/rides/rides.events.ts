@@ -16,6 +16,17 @@ declare module '../../common/events/domain-events' {
       pickup: GeoPoint;
       ride: RideView;
     };
+    /**
+     * A ride booked for later became requested (scheduled → requested): the passenger is told its
+     * status changed, and it is matched like a new request (the same fields as ride.requested).
+     */
+    'ride.dispatched': {
+      ride_id: string;
+      passenger_id: number;
+      vehicle_category_id: number;
+      pickup: GeoPoint;
+      ride: RideView;
+    };
     'ride.status_changed': {
       ride_id: string;
       passenger_id: number | null;
@@ -44,4 +55,4 @@ declare module '../../common/events/domain-events' {
 }
 
 /** Events this module publishes. */
-export const RIDE_EVENTS = ['ride.requested', 'ride.status_changed', 'ride.cancelled', 'ride.expired', 'vehicle_categories.changed'] as const;
+export const RIDE_EVENTS = ['ride.requested', 'ride.dispatched', 'ride.status_changed', 'ride.cancelled', 'ride.expired', 'vehicle_categories.changed'] as const;

@@ -14,6 +14,7 @@ import { RideEventEntity } from './entities/ride-event.entity';
 import { RidePaymentEntity } from './entities/ride-payment.entity';
 import { RideEntity } from './entities/ride.entity';
 import { VehicleCategoryEntity } from './entities/vehicle-category.entity';
+import { RideDispatchJob } from './jobs/ride-dispatch.job';
 import { RideExpiryJob } from './jobs/ride-expiry.job';
 import { PassengerRidesController } from './passenger-rides.controller';
 import { FareEstimatesService } from './pricing/fare-estimates.service';
@@ -67,6 +68,7 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     IdempotencyKeysRepository,
     RideBookingService,
     RideExpiryJob,
+    RideDispatchJob,
   ],
   exports: [VehicleCategoriesService, RidesService, PromoCodesService],
 })

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { AcceptBidHandler } from '../bids/accept-bid.handler';
 import { SubmitBidHandler } from '../bids/submit-bid.handler';
 import { BookRideHandler } from './handlers/book-ride.handler';
+import { DispatchRideHandler } from './handlers/dispatch-ride.handler';
+import { ScheduleRideHandler } from './handlers/schedule-ride.handler';
 import { CANCEL_HANDLER, CompleteRideHandler, EXPIRE_HANDLER, NO_STEP_HANDLER, stepHandler } from './handlers/ride-status.handlers';
 import type { RideCommandHandler, RideCreateHandler, RideSweepHandler, UserCommandType } from './ride-command';
 import type { CreateCommandType, SweepCommandType } from './ride-transitions';
@@ -15,10 +17,18 @@ type SweepHandlers = { [K in SweepCommandType]: RideSweepHandler<K> };
 @Injectable()
 export class RideCommandHandlers {
   private readonly user: UserHandlers;
-  private readonly sweeps: SweepHandlers = { expire: EXPIRE_HANDLER };
+  private readonly sweeps: SweepHandlers;
 
-  constructor(book: BookRideHandler, bid: SubmitBidHandler, accept: AcceptBidHandler, complete: CompleteRideHandler) {
-    this.user = { book, bid, accept, arrive: stepHandler(), start: stepHandler(), complete, no_step: NO_STEP_HANDLER, cancel: CANCEL_HANDLER };
+  constructor(
+    book: BookRideHandler,
+    schedule: ScheduleRideHandler,
+    bid: SubmitBidHandler,
+    accept: AcceptBidHandler,
+    complete: CompleteRideHandler,
+    dispatch: DispatchRideHandler,
+  ) {
+    this.user = { book, schedule, bid, accept, arrive: stepHandler(), start: stepHandler(), complete, no_step: NO_STEP_HANDLER, cancel: CANCEL_HANDLER };
+    this.sweeps = { expire: EXPIRE_HANDLER, dispatch };
   }
 
   of<K extends UserCommandType>(type: K): HandlerOf<K> {
@@ -31,4 +41,12 @@ export class RideCommandHandlers {
 }
 
 /** The providers behind RideCommandHandlers (for the module). */
-export const RIDE_COMMAND_HANDLER_PROVIDERS = [RideCommandHandlers, BookRideHandler, SubmitBidHandler, AcceptBidHandler, CompleteRideHandler];
+export const RIDE_COMMAND_HANDLER_PROVIDERS = [
+  RideCommandHandlers,
+  BookRideHandler,
+  ScheduleRideHandler,
+  SubmitBidHandler,
+  AcceptBidHandler,
+  CompleteRideHandler,
+  DispatchRideHandler,
+];
