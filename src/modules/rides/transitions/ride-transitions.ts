@@ -45,8 +45,8 @@ export interface RideTransitionRule {
  */
 export const RIDE_TRANSITIONS = {
   book: { to: 'requested', from: { passenger: [null] }, refusal: 'ACTIVE_RIDE_EXISTS', event: 'ride.requested' },
-  // Booking with a pickup_at (ride later): the ride waits, not live, announced to nobody until dispatched.
-  schedule: { to: 'scheduled', from: { passenger: [null] }, refusal: 'SCHEDULED_RIDE_LIMIT' },
+  // Booking with a pickup_at (ride later): the ride waits, not live, offered to no driver until dispatched.
+  schedule: { to: 'scheduled', from: { passenger: [null] }, refusal: 'SCHEDULED_RIDE_LIMIT', event: 'ride.scheduled' },
   // DISPATCH_LEAD_MINUTES before pickup_at the platform opens it to bids, matched like a new request.
   dispatch: { to: 'requested', from: { system: ['scheduled'] }, refusal: 'INVALID_STATUS_TRANSITION', due: 'dispatch_at', event: 'ride.dispatched' },
   // A driver's offer changes no status; the ride's own (former) driver is refused like any late bidder.

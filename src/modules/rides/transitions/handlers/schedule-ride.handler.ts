@@ -33,6 +33,6 @@ export class ScheduleRideHandler implements RideCreateHandler<'schedule'> {
     );
     // Only a code collision eight times over refuses an insert here: too unlikely to deserve its own answer.
     if (!ride) throw new RideError(RIDE_TRANSITIONS.schedule.refusal);
-    return { result: ride };
+    return { result: ride, event: { name: 'ride.scheduled', payload: { ride_id: ride.id, passenger_id: passengerId, ride } } };
   }
 }
