@@ -95,7 +95,7 @@ const OPERATION_MESSAGES: Record<string, Record<string, string[]>> = {
   RidesController_estimate: { '404': [RIDE_MESSAGES.CATEGORY_NOT_FOUND] },
   RidesController_book: {
     '404': [RIDE_MESSAGES.CATEGORY_NOT_FOUND],
-    '409': [RIDE_MESSAGES.ACTIVE_RIDE_EXISTS, RIDE_MESSAGES.IDEMPOTENCY_KEY_REUSED],
+    '409': [RIDE_MESSAGES.ACTIVE_RIDE_EXISTS, RIDE_MESSAGES.IDEMPOTENCY_KEY_REUSED, RIDE_MESSAGES.SCHEDULED_RIDE_LIMIT],
   },
   RidesController_cancel: { '409': [RIDE_MESSAGES.RIDE_NOT_CANCELLABLE] },
   RidesController_changeStatus: { '409': ['Cannot change a ride from completed to started', RIDE_MESSAGES.INVALID_STATUS_TRANSITION] },
@@ -234,5 +234,7 @@ function rideRequestExamples(now: Date, book: boolean): Record<string, Example> 
       summary: 'Delivery',
       value: { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'delivery', ...common, passenger_count: 0 },
     },
+    // Booking only: a ride for later starts `scheduled` and is dispatched DISPATCH_LEAD_MINUTES before pickup_at.
+    ...(book ? { ride_later: { summary: 'Ride later (pickup_at: 15 minutes to 7 days ahead)', value: { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'one_way', ...common, pickup_at: at(2) } } } : {}),
   };
 }
