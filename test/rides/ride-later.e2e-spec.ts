@@ -134,6 +134,25 @@ describe('ride later: booking for later', () => {
     expect(n).toBe(3);
   });
 
+  it('answers a retried booking for later with the same ride (Idempotency-Key), not a second one', async () => {
+    const passenger = await createUser(t);
+    const payload = bookingBody({ pickup_at: minutesAhead(90) });
+    const send = () => t.request({ method: 'POST', url: '/api/v1/rides/book', token: passenger.accessToken, payload, headers: { 'idempotency-key': 'later-1' } });
+    const first = await send();
+    const again = await send();
+    expect([first.statusCode, again.statusCode]).toEqual([201, 200]);
+    expect(again.json()).toEqual(first.json());
+    expect((await scheduledList(t, passenger)).total).toBe(1);
+  });
+
+  it('lets a passenger holding only scheduled rides delete the account, and the rides go with it', async () => {
+    const passenger = await createUser(t);
+    const ride = await scheduledRide(t, passenger);
+    const res = await t.request({ method: 'DELETE', url: '/api/v1/auth/account', token: passenger.accessToken });
+    expect(res.statusCode).toBe(200);
+    expect(await t.db.query(`SELECT id FROM rides WHERE id = $1`, [ride.id])).toEqual([]);
+  });
+
   it('keeps a scheduled ride out of the active ride, the snapshot, nearby and bids', async () => {
     const passenger = await createUser(t);
     const ride = await scheduledRide(t, passenger, minutesAhead(20));
