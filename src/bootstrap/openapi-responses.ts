@@ -5,6 +5,7 @@ import { AUTH_MESSAGES } from '../modules/auth/auth.errors';
 import { BID_MESSAGES } from '../modules/rides/bids/bids.errors';
 import { DRIVER_MESSAGES } from '../modules/drivers/drivers.errors';
 import { RIDE_MESSAGES } from '../modules/rides/rides.errors';
+import { PICKUP_AT_RANGE_MESSAGE } from '../modules/rides/pricing/ride-request.rules';
 import { USER_MESSAGES } from '../modules/users/users.errors';
 import { WALLET_MESSAGES } from '../modules/wallets/wallets.errors';
 
@@ -188,6 +189,10 @@ function errorExamples(path: string, method: string, operation: Operation, statu
     if (operation.operationId === 'RidesController_estimate' || operation.operationId === 'RidesController_book') {
       const detail = { field: 'pickup.latitude', message: 'pickup.latitude must be a latitude string or number' };
       examples.ride_field = { summary: `Validation failed: ${detail.message}`, value: value(detail.message, { details: [detail] }) };
+    }
+    if (operation.operationId === 'RidesController_book') {
+      const detail = { field: 'pickup_at', message: PICKUP_AT_RANGE_MESSAGE };
+      examples.pickup_at = { summary: `Ride later: ${detail.message}`, value: value(detail.message, { details: [detail] }) };
     }
     return { ...examples, ...named(known ?? []) };
   }
