@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../../config/app-config';
-import type { RideColumns } from '../ride-writes.repository';
+import type { RideView } from '../../read-models/ride-view';
 import type { PendingEvent, RideSweepHandler } from '../ride-command';
+import type { LockedRide, RideColumns } from '../ride-writes.repository';
 
 /**
  * `dispatch`, per ride of the sweep's batch: the scheduled ride becomes a request like a new booking.
@@ -16,7 +17,7 @@ export class DispatchRideHandler implements RideSweepHandler<'dispatch'> {
     return { expires_in_minutes: this.config.rideRequestTtlMinutes };
   }
 
-  event(ride: Parameters<RideSweepHandler<'dispatch'>['event']>[0], view: Parameters<RideSweepHandler<'dispatch'>['event']>[1]): PendingEvent<'ride.dispatched'> {
+  event(ride: LockedRide, view: RideView): PendingEvent<'ride.dispatched'> {
     const { latitude, longitude } = view.pickup;
     // A scheduled ride always has its passenger: deleting the account deletes the rides no driver took.
     const payload = { ride_id: ride.id, passenger_id: ride.passenger_id!, vehicle_category_id: ride.vehicle_category_id, pickup: { latitude, longitude }, ride: view };
