@@ -48,4 +48,27 @@ describeWithRedis('ride later: two instances dispatching at once', () => {
     for (const off of offs) off();
     await live.close();
   });
+
+  it('dispatches on time without waiting for the timed sweep: each instance wakes at the dispatch time, one takes it', async () => {
+    const { first, second } = instances();
+    const passenger = await createUser(first);
+    const live = await LiveClient.connect(second, passenger.accessToken);
+    const published: string[] = [];
+    const offs = [first, second].map((app) =>
+      app.get(EventBus).subscribe('ride.dispatched', (e, meta) => {
+        if (meta.local) published.push(e.ride_id);
+      }),
+    );
+    // Pickup in 15 minutes: due at once with DISPATCH_LEAD_MINUTES=15, while the timed sweeps are an hour apart.
+    const ride = await scheduledRide(first, passenger, minutesAhead(15.1));
+    expect(ride.status).toBe('scheduled');
+    const message = await live.next('ride_status_changed', 8000);
+    expect(message.data!.ride).toMatchObject({ id: ride.id, status: 'requested' });
+    await expectNothingMore([live], { across: [first, second] });
+    expect(published).toEqual([ride.id]);
+    const [{ n }] = await first.db.query(`SELECT count(*)::int AS n FROM ride_events WHERE ride_id = $1 AND to_status = 'requested'`, [ride.id]);
+    expect(n).toBe(1);
+    for (const off of offs) off();
+    await live.close();
+  });
 });

@@ -13,12 +13,12 @@ export abstract class RideSweepJob implements OnApplicationBootstrap, BeforeAppl
   private readonly logger: Logger;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
-  private stopped = false;
+  protected stopped = false;
 
   protected constructor(
     private readonly transitions: RideTransitionsService,
     private readonly command: SweepCommandType,
-    private readonly everySeconds: number,
+    protected readonly everySeconds: number,
   ) {
     this.logger = new Logger(`RideSweep:${command}`);
   }
@@ -45,7 +45,8 @@ export abstract class RideSweepJob implements OnApplicationBootstrap, BeforeAppl
     }
   }
 
-  private async tick(): Promise<void> {
+  /** One timed sweep (skipped while one runs), then afterSweep. */
+  protected async tick(): Promise<void> {
     if (this.running || this.stopped) return;
     this.running = this.sweep();
     try {
@@ -55,5 +56,9 @@ export abstract class RideSweepJob implements OnApplicationBootstrap, BeforeAppl
     } finally {
       this.running = undefined;
     }
+    await this.afterSweep().catch((err: unknown) => this.logger.error({ err, msg: `After the ride ${this.command} sweep` }));
   }
+
+  /** After each timed sweep (the dispatcher arms its wake-up for the next due ride). */
+  protected async afterSweep(): Promise<void> {}
 }

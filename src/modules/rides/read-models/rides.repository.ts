@@ -142,6 +142,12 @@ export class RidesRepository {
     return { rows, total: count[0]?.total ?? 0 };
   }
 
+  /** When the next ride booked for later is due for dispatch (rides_scheduled_dispatch_idx); null when none waits. */
+  async nextDispatchAt(): Promise<Date | null> {
+    const rows: Array<{ at: Date | null }> = await this.dataSource.query(`SELECT min(dispatch_at) AS at FROM rides WHERE status = 'scheduled'`);
+    return rows[0]?.at ?? null;
+  }
+
   /** The passenger's rides booked for later and not yet dispatched, soonest pickup first (rides_passenger_scheduled_idx). */
   async listScheduledOfPassenger(passengerId: number, offset: number, limit: number): Promise<{ rows: RideViewRow[]; total: number }> {
     const where = `r.passenger_id = $1 AND r.status = 'scheduled'`;
