@@ -155,6 +155,12 @@ describe('ride later: booking for later', () => {
     expect(await t.db.query(`SELECT id FROM rides WHERE id = $1`, [ride.id])).toEqual([]);
   });
 
+  it('keeps ride codes unique among non-final rides, scheduled ones included (CONTRACT §1)', async () => {
+    const live = await bookRide(t, await createUser(t));
+    const later = await scheduledRide(t, await createUser(t));
+    await expect(t.db.query(`UPDATE rides SET ride_code = $1 WHERE id = $2`, [live.ride_code, later.id])).rejects.toThrow(/rides_code_live_uq/);
+  });
+
   it('keeps a scheduled ride out of the active ride, the snapshot, nearby and bids', async () => {
     const passenger = await createUser(t);
     const ride = await scheduledRide(t, passenger, minutesAhead(20));
