@@ -24,6 +24,8 @@ export class RidesPickupAt1763800013000 implements MigrationInterface {
     await q.query(`CREATE UNIQUE INDEX rides_code_live_uq ON rides (ride_code) WHERE status IN ${NON_FINAL}`);
     await q.query(`DROP INDEX rides_passenger_live_uq`);
     await q.query(`CREATE UNIQUE INDEX rides_passenger_live_uq ON rides (passenger_id) WHERE status IN ${LIVE} AND pickup_at IS NULL`);
+    // The passenger's live rides, dispatched ones included (active ride, snapshot, booking's check).
+    await q.query(`CREATE INDEX rides_passenger_live_idx ON rides (passenger_id) WHERE status IN ${LIVE}`);
     await q.query(`CREATE INDEX rides_scheduled_dispatch_idx ON rides (dispatch_at) WHERE status = 'scheduled'`);
     await q.query(`CREATE INDEX rides_passenger_scheduled_idx ON rides (passenger_id, pickup_at) WHERE status = 'scheduled'`);
   }
@@ -32,6 +34,7 @@ export class RidesPickupAt1763800013000 implements MigrationInterface {
     await q.query(`DELETE FROM rides WHERE status = 'scheduled'`);
     await q.query(`DROP INDEX rides_passenger_scheduled_idx`);
     await q.query(`DROP INDEX rides_scheduled_dispatch_idx`);
+    await q.query(`DROP INDEX rides_passenger_live_idx`);
     await q.query(`DROP INDEX rides_passenger_live_uq`);
     await q.query(`CREATE UNIQUE INDEX rides_passenger_live_uq ON rides (passenger_id) WHERE status IN ${LIVE}`);
     await q.query(`DROP INDEX rides_code_live_uq`);

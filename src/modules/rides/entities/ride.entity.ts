@@ -24,6 +24,7 @@ const PICKUP_VEC_EXPRESSION =
 // per driver: the races are settled by these (a ride booked for later is dispatched whatever else is live).
 @Index('rides_code_live_uq', ['rideCode'], { unique: true, where: `status IN ${sqlStatusList(NON_FINAL_STATUSES)}` })
 @Index('rides_passenger_live_uq', ['passengerId'], { unique: true, where: `status IN ${sqlStatusList(LIVE_STATUSES)} AND pickup_at IS NULL` })
+@Index('rides_passenger_live_idx', ['passengerId'], { where: `status IN ${sqlStatusList(LIVE_STATUSES)}` })
 @Index('rides_driver_live_uq', ['driverId'], { unique: true, where: `status IN ${sqlStatusList(ASSIGNED_STATUSES)}` })
 // GiST (btree_gist for the category) over the pickup unit vector: nearest-first order for nearby requests.
 @Index('rides_requested_near_idx', ['vehicleCategoryId', 'pickupVec'], { spatial: true, where: `status = 'requested'` })

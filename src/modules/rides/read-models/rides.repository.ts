@@ -61,7 +61,7 @@ export class RidesRepository {
 
   /**
    * The passenger's live ride. A ride booked for later is dispatched even while another is live, so
-   * there may be two: the one a driver has taken comes first, then the newest.
+   * there may be two: the one a driver has taken comes first, then the newest (rides_passenger_live_idx).
    */
   async findLiveViewOfPassenger(passengerId: number, manager?: EntityManager): Promise<RideViewRow | undefined> {
     const rows: RideViewRow[] = await this.m(manager).query(
