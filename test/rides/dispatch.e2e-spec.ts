@@ -13,7 +13,9 @@ import { accept, bookingBody, bookRide, PICKUP, placeBid } from './ride-helpers'
 describe('ride later: the dispatcher', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ env: { RIDE_DISPATCH_SWEEP_SECONDS: '1', RIDE_EXPIRY_SWEEP_SECONDS: '3600', LOCATION_FLUSH_MS: '50' } });
+    t = await startTestApp({
+      env: { RIDE_DISPATCH_SWEEP_SECONDS: '1', RIDE_EXPIRY_SWEEP_SECONDS: '3600', LOCATION_FLUSH_MS: '50', DISPATCH_LEAD_MINUTES: '30' },
+    });
   });
   afterAll(() => t.close());
 
@@ -67,6 +69,18 @@ describe('ride later: the dispatcher', () => {
     expect(row.expires_at.getTime()).toBeLessThanOrEqual(Date.now() + ttlMs + 2000);
     await t.get(RideExpiryJob).sweep();
     expect((await t.db.query(`SELECT status FROM rides WHERE id = $1`, [ride.id]))[0].status).toBe('requested');
+  });
+
+  it('dispatches DISPATCH_LEAD_MINUTES (here 30) before pickup_at, not earlier', async () => {
+    const passenger = await createUser(t);
+    const inside = await scheduledRide(t, passenger, minutesAhead(29));
+    const outside = await scheduledRide(t, passenger, minutesAhead(31));
+    const statusOf = async (id: string): Promise<string> => (await t.db.query(`SELECT status FROM rides WHERE id = $1`, [id]))[0].status;
+    await waitFor('the ride inside the lead dispatched', async () => (await statusOf(inside.id)) === 'requested', 5000);
+    await t.get(RideDispatchJob).sweep();
+    expect(await statusOf(outside.id)).toBe('scheduled');
+    const [row] = await t.db.query(`SELECT dispatch_at, pickup_at FROM rides WHERE id = $1`, [outside.id]);
+    expect(row.pickup_at.getTime() - row.dispatch_at.getTime()).toBe(30 * 60_000);
   });
 
   it('leaves a ride that is not due yet scheduled', async () => {
