@@ -9,6 +9,7 @@ const { cents, checkPassengerWallet, checkDriverWallet } = require('./money');
 const { ApiClient } = require('./http');
 const { LiveSocket } = require('./live');
 const { createChat } = require('./chat');
+const { bookForLater } = require('./ride-later');
 
 const CENTRE = { latitude: 52.52, longitude: 13.405 };
 const DRIVER_SPEED_KM_S = 0.015; // 54 km/h while cruising
@@ -560,6 +561,9 @@ async function runSimulation(opts) {
       else if (x < 0.27) plan = 'cancel-requested';
       else if (x < 0.4) plan = 'cancel-accepted';
       first = false;
+      // Now and then a rider books for later too (the ride waits beside the rides for now); the
+      // second rider does at once, so that every run, however short, shows it.
+      if ((i === 1 && !p.rides) || p.rng.chance(0.1)) await bookForLater({ api, p, payload: ridePayload(p), report, counters });
       await oneRide(p, plan);
       await act(p.rng.between(1000, Math.max(1000, o.pauseMs)));
     }

@@ -81,6 +81,7 @@ export const ERROR_STATUS: Readonly<Record<AppErrorCode, HttpStatus>> = {
   RIDE_NOT_COMPLETED: HttpStatus.CONFLICT,
   TIP_ALREADY_PAID: HttpStatus.CONFLICT,
   TIP_WINDOW_CLOSED: HttpStatus.CONFLICT,
+  SCHEDULED_RIDE_LIMIT: HttpStatus.CONFLICT,
 
   BID_NOT_FOUND: HttpStatus.NOT_FOUND,
   BID_NOT_PENDING: HttpStatus.CONFLICT,

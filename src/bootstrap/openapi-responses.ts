@@ -7,6 +7,7 @@ import { CHAT_MESSAGES } from '../modules/rides/chat/ride-chat.errors';
 import { MESSAGE_LENGTH_REFUSAL } from '../modules/rides/chat/ride-chat.rules';
 import { DRIVER_MESSAGES } from '../modules/drivers/drivers.errors';
 import { RIDE_MESSAGES } from '../modules/rides/rides.errors';
+import { PICKUP_AT_RANGE_MESSAGE } from '../modules/rides/pricing/ride-request.rules';
 import { USER_MESSAGES } from '../modules/users/users.errors';
 import { WALLET_MESSAGES } from '../modules/wallets/wallets.errors';
 
@@ -98,7 +99,7 @@ const OPERATION_MESSAGES: Record<string, Record<string, string[]>> = {
   RidesController_estimate: { '404': [RIDE_MESSAGES.CATEGORY_NOT_FOUND] },
   RidesController_book: {
     '404': [RIDE_MESSAGES.CATEGORY_NOT_FOUND],
-    '409': [RIDE_MESSAGES.ACTIVE_RIDE_EXISTS, RIDE_MESSAGES.IDEMPOTENCY_KEY_REUSED],
+    '409': [RIDE_MESSAGES.ACTIVE_RIDE_EXISTS, RIDE_MESSAGES.IDEMPOTENCY_KEY_REUSED, RIDE_MESSAGES.SCHEDULED_RIDE_LIMIT],
   },
   RidesController_cancel: { '409': [RIDE_MESSAGES.RIDE_NOT_CANCELLABLE] },
   RidesController_changeStatus: { '409': ['Cannot change a ride from completed to started', RIDE_MESSAGES.INVALID_STATUS_TRANSITION] },
@@ -210,6 +211,10 @@ function errorExamples(path: string, method: string, operation: Operation, statu
     }
     const offer = OFFER_REFUSALS[operation.operationId ?? ''];
     if (offer) examples.offered_fare = { summary: offer, value: value(offer, { details: [{ field: 'offered_fare', message: offer }] }) };
+    if (operation.operationId === 'RidesController_book') {
+      const detail = { field: 'pickup_at', message: PICKUP_AT_RANGE_MESSAGE };
+      examples.pickup_at = { summary: `Ride later: ${detail.message}`, value: value(detail.message, { details: [detail] }) };
+    }
     return { ...examples, ...named(known ?? []) };
   }
   if (status === '403') {
@@ -255,5 +260,7 @@ function rideRequestExamples(now: Date, book: boolean): Record<string, Example> 
       summary: 'Delivery',
       value: { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'delivery', ...common, passenger_count: 0 },
     },
+    // Booking only: a ride for later starts `scheduled` and is dispatched DISPATCH_LEAD_MINUTES before pickup_at.
+    ...(book ? { ride_later: { summary: 'Ride later (pickup_at: 15 minutes to 7 days ahead)', value: { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'one_way', ...common, pickup_at: at(2) } } } : {}),
   };
 }

@@ -62,6 +62,11 @@ export class AppConfig {
   readonly platformCommissionPercent!: number;
   readonly rideRequestTtlMinutes!: number;
   readonly rideExpirySweepSeconds!: number;
+  /** A ride booked for later becomes requested this long before its pickup_at (CONTRACT §11). */
+  readonly dispatchLeadMinutes!: number;
+  readonly rideDispatchSweepSeconds!: number;
+  /** Rides one passenger may hold booked for later (CONTRACT §11: 3). */
+  readonly scheduledRidesPerPassenger!: number;
   readonly matchingRadiusKm!: number;
   /** An offered_fare at booking must be at least this percent of the estimate's total. */
   readonly minOfferPercent!: number;
@@ -203,6 +208,9 @@ export class AppConfig {
         platformCommissionPercent: read.number('PLATFORM_COMMISSION_PERCENT', 0, 0, 100),
         rideRequestTtlMinutes: read.int('RIDE_REQUEST_TTL_MINUTES', 10, 1, 24 * 60),
         rideExpirySweepSeconds: read.int('RIDE_EXPIRY_SWEEP_SECONDS', 15, 1, 3600),
+        dispatchLeadMinutes: read.int('DISPATCH_LEAD_MINUTES', 15, 0, 24 * 60),
+        rideDispatchSweepSeconds: read.int('RIDE_DISPATCH_SWEEP_SECONDS', 15, 1, 3600),
+        scheduledRidesPerPassenger: read.int('SCHEDULED_RIDES_PER_PASSENGER', 3, 0, 100),
         matchingRadiusKm: read.number('MATCHING_RADIUS_KM', 5, 0.1, 50),
         minOfferPercent: read.number('MIN_OFFER_PERCENT', 70, 1, 100),
         surgeMaxMultiplier: read.number('SURGE_MAX_MULTIPLIER', 2, 1, 10),

@@ -65,7 +65,11 @@ describe('OpenAPI examples', () => {
       Object.values(document.paths[p]![m]!.responses[s]!.content!['application/json']!.examples!).map((e) => e.value.message);
     // The example that used to appear under every status is now only where it is true.
     expect(messages('/api/v1/auth/verify-otp', 'post', '400')).toContain('Invalid OTP');
-    expect(messages('/api/v1/rides/book', 'post', '409')).toEqual(['You already have a ride in progress', 'Idempotency-Key was already used with a different request body']);
+    expect(messages('/api/v1/rides/book', 'post', '409')).toEqual([
+      'You already have a ride in progress',
+      'Idempotency-Key was already used with a different request body',
+      'You already have the maximum number of scheduled rides',
+    ]);
     expect(messages('/api/v1/rides/estimate', 'post', '403')).toEqual(['This endpoint is only for passenger accounts', 'Complete registration before using this endpoint']);
     expect(messages('/api/v1/rides/{ride_id}/bids', 'get', '403')).toContain('This endpoint is only for passenger accounts');
     expect(messages('/api/v1/rides/{ride_id}/bids/{bid_id}/accept', 'post', '403')).toContain('This endpoint is only for passenger accounts');
@@ -166,23 +170,25 @@ describe('OpenAPI examples', () => {
       }
     }
     expect(refused).toEqual([]);
-    expect(tried).toBe(withBody.length + 6);
+    expect(tried).toBe(withBody.length + 7);
   });
 
   it('the ride examples cover every ride type, with distinct pickup and dropoff and times ahead carrying Z', () => {
     for (const path of ['/api/v1/rides/estimate', '/api/v1/rides/book']) {
-      const examples = (document.paths[path]!.post as RequestOperation).requestBody!.content!['application/json']!.examples as Record<string, { value: Json & { end_scheduled_at?: string; return_scheduled_at?: string } }>;
-      expect(Object.keys(examples)).toEqual(['one_way', 'round_trip', 'per_hour', 'delivery']);
-      for (const [type, { value }] of Object.entries(examples)) {
-        expect(value.ride_type).toBe(type);
+      const examples = (document.paths[path]!.post as RequestOperation).requestBody!.content!['application/json']!.examples as Record<string, { value: Json & { end_scheduled_at?: string; return_scheduled_at?: string; pickup_at?: string } }>;
+      const book = path.endsWith('/book');
+      expect(Object.keys(examples)).toEqual(['one_way', 'round_trip', 'per_hour', 'delivery', ...(book ? ['ride_later'] : [])]);
+      for (const [name, { value }] of Object.entries(examples)) {
+        expect(value.ride_type).toBe(name === 'ride_later' ? 'one_way' : name);
         expect(value.pickup).not.toEqual(value.dropoff);
-        for (const at of [value.end_scheduled_at, value.return_scheduled_at].filter((v): v is string => Boolean(v))) {
+        for (const at of [value.end_scheduled_at, value.return_scheduled_at, value.pickup_at].filter((v): v is string => Boolean(v))) {
           expect(at).toMatch(/Z$/);
           expect(Date.parse(at)).toBeGreaterThan(Date.now() + 60 * 60_000);
         }
       }
       expect(examples.per_hour.value).toMatchObject({ duration_minutes: expect.any(Number), end_scheduled_at: expect.any(String) });
       expect(examples.round_trip.value).toMatchObject({ return_location: expect.any(Object), return_scheduled_at: expect.any(String) });
+      if (book) expect(Date.parse(examples.ride_later!.value.pickup_at!)).toBeLessThan(Date.now() + 7 * 24 * 3_600_000);
     }
   });
 
@@ -193,6 +199,7 @@ describe('OpenAPI examples', () => {
     const examples = (copy.paths['/api/v1/rides/book']!.post as unknown as RequestOperation).requestBody!.content!['application/json']!.examples as Record<string, { value: { end_scheduled_at: string; return_scheduled_at: string } }>;
     expect(Date.parse(examples.per_hour!.value.end_scheduled_at)).toBeGreaterThan(later.getTime());
     expect(Date.parse(examples.round_trip!.value.return_scheduled_at)).toBeGreaterThan(later.getTime());
+    expect(Date.parse((examples as Record<string, { value: { pickup_at?: string } }>).ride_later!.value.pickup_at!)).toBeGreaterThan(later.getTime() + 15 * 60_000);
   });
 
   it('every nullable schema says what may be null as OAS 3.1 does, read the same by strict and lenient tools (no nullable keyword, no $ref with siblings)', () => {

@@ -136,6 +136,7 @@ describe('simulator: a short run against the real service', () => {
     expect(result.users).toMatchObject({ passengers: 4, drivers: 3 });
     expect(result.counters.requested).toBeGreaterThan(0);
     expect(result.counters.bids).toBeGreaterThan(0);
+    expect(result.counters.scheduled).toBeGreaterThan(0);
     expect(result.counters.accepted + result.counters.cancelled).toBeGreaterThan(0);
     expect(result.events.map((e: { key: string }) => e.key)).toEqual(expect.arrayContaining(['ride_requested', 'bid_submitted']));
     // Every ride that reached the pickup had its driver and passenger exchange a message, each delivered.

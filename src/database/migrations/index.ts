@@ -7,6 +7,7 @@ import { UsersSessionRevocation1763800009300 } from './1763800009300-users-sessi
 import { RidesPickupVector1763800009400 } from './1763800009400-rides-pickup-vector';
 import { UsersLoginProof1763800009500 } from './1763800009500-users-login-proof';
 import { RidesOfferTipSurge1763800012000 } from './1763800012000-rides-offer-tip-surge';
+import { RidesPickupAt1763800013000 } from './1763800013000-rides-pickup-at';
 import { CreateRideMessages1763800015000 } from './1763800015000-create-ride-messages';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
@@ -20,5 +21,6 @@ export const MIGRATIONS = [
   RidesPickupVector1763800009400,
   UsersLoginProof1763800009500,
   RidesOfferTipSurge1763800012000,
+  RidesPickupAt1763800013000,
   CreateRideMessages1763800015000,
 ];

@@ -61,6 +61,25 @@ export const LIVE_ROUTES = {
     },
   ],
 
+  // A ride booked for later reaching its dispatch time: its passenger sees it requested, and drivers
+  // are told about it exactly as about a new request.
+  'ride.dispatched': (e) => [
+    {
+      type: 'ride_status_changed',
+      rideId: e.ride_id,
+      to: [e.passenger_id],
+      data: { ride: e.ride },
+      push: () => ({ title: 'Finding your driver', body: `Your ride ${e.ride.ride_code} for later is now looking for a driver.` }),
+    },
+    {
+      type: 'ride_requested',
+      rideId: e.ride_id,
+      to: { categoryId: e.vehicle_category_id, point: e.pickup },
+      data: { ride: e.ride },
+      push: () => ({ title: 'New ride request', body: `Pickup: ${e.ride.pickup.address}. Open the app to make an offer.` }),
+    },
+  ],
+
   'bid.submitted': (e) => [
     {
       type: 'bid_submitted',

@@ -12,7 +12,8 @@ export type RideErrorCode =
   | 'INVALID_RIDE_REQUEST'
   | 'RIDE_NOT_COMPLETED'
   | 'TIP_ALREADY_PAID'
-  | 'TIP_WINDOW_CLOSED';
+  | 'TIP_WINDOW_CLOSED'
+  | 'SCHEDULED_RIDE_LIMIT';
 
 export const RIDE_MESSAGES: Record<RideErrorCode, string> = {
   RIDE_NOT_FOUND: 'Ride not found',
@@ -27,6 +28,7 @@ export const RIDE_MESSAGES: Record<RideErrorCode, string> = {
   RIDE_NOT_COMPLETED: 'Ride is not completed',
   TIP_ALREADY_PAID: 'Ride was already tipped',
   TIP_WINDOW_CLOSED: 'Tips are accepted only within 24 hours of completion',
+  SCHEDULED_RIDE_LIMIT: 'You already have the maximum number of scheduled rides',
 };
 
 export class RideError extends DomainError<RideErrorCode> {

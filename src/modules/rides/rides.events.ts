@@ -17,6 +17,23 @@ declare module '../../common/events/domain-events' {
       pickup: GeoPoint;
       ride: RideView;
     };
+    /** A ride was booked for later (status scheduled); routed to nobody, a hook for caches and indexes. */
+    'ride.scheduled': {
+      ride_id: string;
+      passenger_id: number;
+      ride: RideView;
+    };
+    /**
+     * A ride booked for later became requested (scheduled → requested): the passenger is told its
+     * status changed, and it is matched like a new request (the same fields as ride.requested).
+     */
+    'ride.dispatched': {
+      ride_id: string;
+      passenger_id: number;
+      vehicle_category_id: number;
+      pickup: GeoPoint;
+      ride: RideView;
+    };
     'ride.status_changed': {
       ride_id: string;
       passenger_id: number | null;
@@ -63,6 +80,8 @@ declare module '../../common/events/domain-events' {
 /** Events this module publishes. */
 export const RIDE_EVENTS = [
   'ride.requested',
+  'ride.scheduled',
+  'ride.dispatched',
   'ride.status_changed',
   'ride.cancelled',
   'ride.expired',

@@ -18,6 +18,7 @@ import { RideEventEntity } from './entities/ride-event.entity';
 import { RidePaymentEntity } from './entities/ride-payment.entity';
 import { RideEntity } from './entities/ride.entity';
 import { VehicleCategoryEntity } from './entities/vehicle-category.entity';
+import { RideDispatchJob } from './jobs/ride-dispatch.job';
 import { RideExpiryJob } from './jobs/ride-expiry.job';
 import { PassengerRidesController } from './passenger-rides.controller';
 import { FareEstimatesService } from './pricing/fare-estimates.service';
@@ -77,6 +78,7 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     // chat
     RideMessagesRepository,
     RideChatService,
+    RideDispatchJob,
   ],
   exports: [VehicleCategoriesService, RidesService, PromoCodesService],
 })

@@ -74,8 +74,10 @@ export class RidesService {
   ) {}
 
   /**
-   * The user's non-final ride exactly as GET /passenger/rides/active or /driver/rides/active returns
-   * it; the WebSocket gateway sends the same object as ride_snapshot on connect.
+   * The user's live ride exactly as GET /passenger/rides/active or /driver/rides/active returns
+   * it; the WebSocket gateway sends the same object as ride_snapshot on connect. A ride booked for
+   * later is not in it until dispatched (it is not the passenger's live ride, CONTRACT §11; the
+   * scheduled list shows those).
    */
   async getActiveRideSnapshot(user: AuthenticatedUser): Promise<ActiveRideSnapshot> {
     if (user.role === 'driver') {
@@ -108,6 +110,12 @@ export class RidesService {
 
   async listPassengerHistory(user: AuthenticatedUser, status: string | undefined, page: number, limit: number): Promise<RideHistoryPage> {
     const { rows, total } = await this.rides.listPassengerHistory(user.id, status, (page - 1) * limit, limit);
+    return { items: rows.map(rideToJson), page, limit, total };
+  }
+
+  /** GET /passenger/rides/scheduled: rides booked for later, not yet dispatched, soonest pickup first. */
+  async listScheduledRides(user: AuthenticatedUser, page: number, limit: number): Promise<RideHistoryPage> {
+    const { rows, total } = await this.rides.listScheduledOfPassenger(user.id, (page - 1) * limit, limit);
     return { items: rows.map(rideToJson), page, limit, total };
   }
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsNumber, IsOptional, Matches, Max, Min } from 'class-validator';
 import { AtMostTwoDecimals, MAX_AMOUNT } from './money-amount.validators';
-import { RideRequestFieldsDto } from './ride-request-fields.dto';
+import { RideRequestFieldsDto, WITH_OFFSET } from './ride-request-fields.dto';
 
 export class BookRideDto extends RideRequestFieldsDto {
   @ApiProperty({ example: 1 })
@@ -25,4 +25,16 @@ export class BookRideDto extends RideRequestFieldsDto {
   @Min(0.01)
   @Max(MAX_AMOUNT)
   offered_fare?: number;
+  // No example: one fixed time would soon be in the past, and "Try it out" must book as it stands.
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description:
+      'Ride later: the pickup time, ISO 8601 with Z or an offset, 15 minutes to 7 days ahead. The ride starts `scheduled` and ' +
+      'becomes `requested` DISPATCH_LEAD_MINUTES (default 15) before it; at most SCHEDULED_RIDES_PER_PASSENGER (default 3) at a time. ' +
+      'Omit it for a ride now.',
+  })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  @Matches(WITH_OFFSET, { message: 'pickup_at must carry Z or a UTC offset (e.g. 2026-11-22T18:30:00Z or +01:00)' })
+  pickup_at?: string;
 }

@@ -81,6 +81,7 @@ export const RIDE = readModel(
     end_scheduled_at: nullable(col.time('r.end_scheduled_at')),
     return_scheduled_at: nullable(col.time('r.return_scheduled_at')),
     promo_code: nullable(col.text('r.promo_code')),
+    pickup_at: nullable(col.time('r.pickup_at'), { example: '2026-11-22T18:30:00.000Z', description: 'Ride later: the requested pickup time; null for a ride now' }),
     estimate: { ...ESTIMATE, description: 'The fare estimate stored at booking' },
     fare: nullable(col.money('r.fare_minor'), { example: 15.5, description: 'The accepted bid amount; null before acceptance' }),
     currency: col.trimmed('r.currency', { example: 'USD' }),

@@ -4,6 +4,8 @@ import { SubmitBidHandler } from '../bids/submit-bid.handler';
 import { RaiseOfferHandler } from '../offers/raise-offer.handler';
 import { TipRideHandler } from '../tips/tip-ride.handler';
 import { BookRideHandler } from './handlers/book-ride.handler';
+import { DispatchRideHandler } from './handlers/dispatch-ride.handler';
+import { ScheduleRideHandler } from './handlers/schedule-ride.handler';
 import { CANCEL_HANDLER, CompleteRideHandler, EXPIRE_HANDLER, NO_STEP_HANDLER, stepHandler } from './handlers/ride-status.handlers';
 import type { RideCommandHandler, RideCreateHandler, RideSweepHandler, UserCommandType } from './ride-command';
 import type { CreateCommandType, SweepCommandType } from './ride-transitions';
@@ -17,18 +19,21 @@ type SweepHandlers = { [K in SweepCommandType]: RideSweepHandler<K> };
 @Injectable()
 export class RideCommandHandlers {
   private readonly user: UserHandlers;
-  private readonly sweeps: SweepHandlers = { expire: EXPIRE_HANDLER };
+  private readonly sweeps: SweepHandlers;
 
   constructor(
     book: BookRideHandler,
+    schedule: ScheduleRideHandler,
     bid: SubmitBidHandler,
     accept: AcceptBidHandler,
     complete: CompleteRideHandler,
     raise_offer: RaiseOfferHandler,
     tip: TipRideHandler,
+    dispatch: DispatchRideHandler,
   ) {
     const steps = { arrive: stepHandler<'arrive'>(), start: stepHandler<'start'>(), complete, no_step: NO_STEP_HANDLER };
-    this.user = { book, bid, accept, ...steps, cancel: CANCEL_HANDLER, raise_offer, tip };
+    this.user = { book, schedule, bid, accept, ...steps, cancel: CANCEL_HANDLER, raise_offer, tip };
+    this.sweeps = { expire: EXPIRE_HANDLER, dispatch };
   }
 
   of<K extends UserCommandType>(type: K): HandlerOf<K> {
@@ -44,9 +49,11 @@ export class RideCommandHandlers {
 export const RIDE_COMMAND_HANDLER_PROVIDERS = [
   RideCommandHandlers,
   BookRideHandler,
+  ScheduleRideHandler,
   SubmitBidHandler,
   AcceptBidHandler,
   CompleteRideHandler,
   RaiseOfferHandler,
   TipRideHandler,
+  DispatchRideHandler,
 ];

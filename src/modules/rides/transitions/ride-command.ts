@@ -8,11 +8,12 @@ import { DriverStep, driverStepTo, EventOf, RideCommandType, RideParty, SweepCom
 import type { LockedRide, NewRide, RideColumns } from './ride-writes.repository';
 
 /** A new ride as booking prices it; the transition adds its id, code, currency and time to live. */
-export type RideRequest = Omit<NewRide, 'id' | 'rideCode' | 'passengerId' | 'currency' | 'ttlMinutes'>;
+export type RideRequest = Omit<NewRide, 'id' | 'rideCode' | 'passengerId' | 'currency' | 'ttlMinutes' | 'pickupAt' | 'dispatchAt'>;
 
 /** Each command with what it carries (its row in RIDE_TRANSITIONS says who, from where, to what). */
 export type RideCommand =
   | { type: 'book'; ride: RideRequest }
+  | { type: 'schedule'; ride: RideRequest; pickupAt: string }
   | { type: 'bid'; amountMinor: number; etaMinutes: number; driverCategoryId: number | null }
   | { type: 'accept'; bidId: string }
   | { type: DriverStep }
@@ -20,7 +21,8 @@ export type RideCommand =
   | { type: 'cancel'; reason: string | null }
   | { type: 'raise_offer'; offeredFareMinor: number }
   | { type: 'tip'; amountMinor: number }
-  | { type: 'expire' };
+  | { type: 'expire' }
+  | { type: 'dispatch' };
 
 /** PUT /rides/{id}/status: the driver step that reaches `to`, or the row that refuses a status no step reaches. */
 export function driverStep(to: RideStatus): { type: DriverStep } | { type: 'no_step'; to: RideStatus } {
@@ -104,5 +106,7 @@ export interface RideCreateHandler<K extends RideCommandType> {
 
 /** A sweep's own part: its event for each ride it took, after the table's change of the whole batch. */
 export interface RideSweepHandler<K extends SweepCommandType> {
+  /** Columns the change writes beside the status (dispatch: the request's time to live starts). */
+  columns?(): RideColumns;
   event(ride: LockedRide, view: RideView, withdrawnBidders: number[]): PendingEvent<EventOf<K>>;
 }

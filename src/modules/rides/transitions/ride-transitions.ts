@@ -8,8 +8,8 @@ import type { RideErrorCode } from '../rides.errors';
  */
 export type RideParty = 'passenger' | 'driver' | 'system' | 'other';
 
-/** A ride time the table judges commands by (a scheduled ride's dispatch time would join it). */
-export type RideClock = 'expires_at';
+/** A ride time the table judges commands by: a request's end, a scheduled ride's dispatch time. */
+export type RideClock = 'expires_at' | 'dispatch_at';
 
 /** Ride columns a status stamps with the time it was reached. */
 export type RideStamp = 'accepted_at' | 'arrived_at' | 'started_at' | 'completed_at' | 'cancelled_at';
@@ -48,6 +48,10 @@ export interface RideTransitionRule extends RidePartyRule {
  */
 export const RIDE_TRANSITIONS = {
   book: { to: 'requested', from: { passenger: [null] }, refusal: 'ACTIVE_RIDE_EXISTS', event: 'ride.requested' },
+  // Booking with a pickup_at (ride later): the ride waits, not live, offered to no driver until dispatched.
+  schedule: { to: 'scheduled', from: { passenger: [null] }, refusal: 'SCHEDULED_RIDE_LIMIT', event: 'ride.scheduled' },
+  // DISPATCH_LEAD_MINUTES before pickup_at the platform opens it to bids, matched like a new request.
+  dispatch: { to: 'requested', from: { system: ['scheduled'] }, refusal: 'INVALID_STATUS_TRANSITION', due: 'dispatch_at', event: 'ride.dispatched' },
   // A driver's offer changes no status; the ride's own (former) driver is refused like any late bidder.
   bid: { from: { other: ['requested'], driver: [] }, refusal: 'RIDE_NOT_REQUESTED', open: 'expires_at', lock: 'share', event: 'bid.submitted' },
   accept: {
@@ -65,7 +69,7 @@ export const RIDE_TRANSITIONS = {
   no_step: { from: { driver: [] }, refusal: 'INVALID_STATUS_TRANSITION' },
   cancel: {
     to: 'cancelled',
-    from: { passenger: ['requested', 'accepted', 'driver_arrived'], driver: ['accepted', 'driver_arrived'] },
+    from: { passenger: ['scheduled', 'requested', 'accepted', 'driver_arrived'], driver: ['accepted', 'driver_arrived'] },
     refusal: 'RIDE_NOT_CANCELLABLE',
     stamp: 'cancelled_at',
     withdrawsBids: true,
