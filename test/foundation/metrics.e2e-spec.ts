@@ -1,4 +1,4 @@
-import { DriversService } from '../src/modules/drivers/drivers.service';
+import { DriversService } from '../../src/modules/drivers/drivers.service';
 import { bookRide, PICKUP } from '../rides/ride-helpers';
 import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';

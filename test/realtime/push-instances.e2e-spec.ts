@@ -1,4 +1,4 @@
-import { DriversService } from '../src/modules/drivers/drivers.service';
+import { DriversService } from '../../src/modules/drivers/drivers.service';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
