@@ -112,7 +112,13 @@ function workerCall(worker, msg, replyType) {
       }
     };
     worker.on('message', onMessage);
-    worker.send(msg);
+    // With a callback, a closed channel rejects this call instead of emitting an unhandled 'error'.
+    worker.send(msg, (err) => {
+      if (err) {
+        worker.off('message', onMessage);
+        reject(err);
+      }
+    });
   });
 }
 
@@ -190,7 +196,7 @@ async function fanOut(ctx, { workers: workerCount, bookings, passengerToken }) {
       unexpected_closes: collected.reduce((s, c) => s + c.unexpectedCloses, 0),
     });
     // The service's sockets go before the baseline's open: the clients' machine is the same.
-    await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'close' }, 'closed').catch(() => undefined)));
+    await closeWorkers(workers);
     const sample = rides[0] && rides[0].booked;
     if (sample && !process.env.BENCH_NO_WS_BASELINE) {
       const baseline = await baselineFanOut({ sockets: open, workerCount, events: rides.length, frameOf: (id) => rideRequestedFrame(id, sample), workerCall });
@@ -206,10 +212,18 @@ async function fanOut(ctx, { workers: workerCount, bookings, passengerToken }) {
     else if (latencies.length < expected) result.failure = `${expected - latencies.length} of ${expected} deliveries missing`;
     else if (latencies.length < drivers.length * rides.length) result.failure = `only ${receivers} of ${drivers.length} heartbeats succeeded`;
   } finally {
-    await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'close' }, 'closed').catch(() => undefined)));
-    for (const worker of workers) if (worker.exitCode === null) worker.kill();
+    await closeWorkers(workers);
   }
   return result;
+}
+
+const closedWorkers = new WeakSet();
+
+async function closeWorkers(workers) {
+  const open = workers.filter((worker) => worker.connected && !closedWorkers.has(worker));
+  for (const worker of open) closedWorkers.add(worker);
+  await Promise.all(open.map((worker) => workerCall(worker, { cmd: 'close' }, 'closed').catch(() => undefined)));
+  for (const worker of workers) if (worker.exitCode === null) worker.kill();
 }
 
 /** The frame the service sends for a new request (realtime.events.ts): the baseline sends one as large. */
@@ -258,4 +272,4 @@ async function acceptRaces(ctx, { rides, bidders = 10 }) {
   return row;
 }
 
-module.exports = { nearbyCity, heartbeats, fanOut, acceptRaces, seedDrivers, mintAccessToken, rssMb };
+module.exports = { workerCall, nearbyCity, heartbeats, fanOut, acceptRaces, seedDrivers, mintAccessToken, rssMb };

@@ -83,9 +83,9 @@ async function baselineFanOut({ sockets, workerCount, events, frameOf, workerCal
     const deliveries = latencies.length;
     return { sockets: open, events, deliveries, latency_ms: percentiles(latencies), spread_ms: spreads(byEvent), ...perSocket(windows, deliveries) };
   } finally {
-    await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'close' }, 'closed').catch(() => undefined)));
+    await Promise.all(workers.filter((w) => w.connected).map((worker) => workerCall(worker, { cmd: 'close' }, 'closed').catch(() => undefined)));
     for (const worker of workers) if (worker.exitCode === null) worker.kill();
-    server.send({ cmd: 'close' });
+    if (server.connected) server.send({ cmd: 'close' });
     setTimeout(() => server.exitCode === null && server.kill(), 2000).unref();
   }
 }
