@@ -191,6 +191,8 @@ async function fanOut(ctx, { workers: workerCount, bookings, passengerToken }) {
       delivered: latencies.length,
       latency_ms: percentiles(latencies),
       spread_ms: spreads(byRide),
+      // The matcher answers from memory, inside the publish: the first frames may leave before the response.
+      first_arrival_ms: percentiles(byRide.filter((a) => a.length).map((a, i) => Math.min(...a) - rides[i].respondedAt)),
       frame_bytes: frameBytes,
       ...perSocket(windows, latencies.length),
       unexpected_closes: collected.reduce((s, c) => s + c.unexpectedCloses, 0),

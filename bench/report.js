@@ -122,6 +122,8 @@ function fanOutCostLines(fan) {
     `| bare ws server (baseline) | ${b.server_us} | ${b.clients_us} | ${b.spread_ms.p50} | ${b.spread_ms.p99} |`,
     `| ratio service / baseline | ${r.server_us_per_socket ?? '–'} | ${r.clients_us_per_socket ?? '–'} | | ${r.spread_p99 ?? '–'} |`,
     '',
+    fan.first_arrival_ms ? `First arrival − booking response, per booking: p50 ${fan.first_arrival_ms.p50} ms, max ${fan.first_arrival_ms.max} ms (negative: the frames left while the booking was still answering).` : '',
+    '',
   ];
 }
 
