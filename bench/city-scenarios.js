@@ -192,7 +192,7 @@ async function fanOut(ctx, { workers: workerCount, bookings, passengerToken }) {
       latency_ms: percentiles(latencies),
       spread_ms: spreads(byRide),
       // The matcher answers from memory, inside the publish: the first frames may leave before the response.
-      first_arrival_ms: percentiles(byRide.filter((a) => a.length).map((a, i) => Math.min(...a) - rides[i].respondedAt)),
+      first_arrival_ms: percentiles(byRide.flatMap((a, i) => (a.length ? [Math.min(...a) - rides[i].respondedAt] : []))),
       frame_bytes: frameBytes,
       ...perSocket(windows, latencies.length),
       unexpected_closes: collected.reduce((s, c) => s + c.unexpectedCloses, 0),
