@@ -1,3 +1,4 @@
+import { haversineKm } from '../../../common/geo';
 import { AvailableDrivers, NearQuery } from './available-drivers';
 
 const BERLIN = { latitude: 52.52, longitude: 13.405 };
@@ -107,5 +108,25 @@ describe('AvailableDrivers', () => {
     drivers.heard(1, { latitude: 52.9, longitude: 13.405, atMs: NOW });
     expect(drivers.near(query({ radiusKm: 50 }))).toEqual([1]);
     expect(drivers.near(query({ radiusKm: 40 }))).toEqual([]);
+  });
+
+  it('finds exactly the drivers a brute-force distance check finds, across the antimeridian and at high latitudes', () => {
+    let seed = 7;
+    const random = (): number => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+    for (const centre of [BERLIN, { latitude: -16.5, longitude: 179.99 }, { latitude: 69.65, longitude: 18.96 }]) {
+      const drivers = new AvailableDrivers();
+      const positions = new Map<number, { latitude: number; longitude: number; atMs: number }>();
+      for (let id = 1; id <= 2000; id += 1) {
+        const longitude = centre.longitude + (random() - 0.5) * 2;
+        const position = { latitude: centre.latitude + (random() - 0.5) * 0.8, longitude: longitude > 180 ? longitude - 360 : longitude, atMs: NOW };
+        online(drivers, id);
+        drivers.heard(id, position);
+        positions.set(id, position);
+      }
+      for (const radiusKm of [0.5, 5, 20, 50]) {
+        const expected = [...positions].filter(([, p]) => haversineKm(centre, p) <= radiusKm).map(([id]) => id);
+        expect(drivers.near(query({ point: centre, radiusKm })).sort((a, b) => a - b)).toEqual(expected);
+      }
+    }
   });
 });

@@ -34,7 +34,9 @@ interface Entry {
   rideId: string | undefined;
 }
 
-const CELL_DEGREES = 0.01;
+/** ~2 km cells: a 5 km search probes ~40 of them (finer cells cost more probes than they save checks). */
+const CELL_DEGREES = 0.02;
+const BOX_SLACK = 1.01;
 const LNG_CELLS = Math.round(360 / CELL_DEGREES);
 const KM_PER_DEGREE = 111.195;
 
@@ -155,14 +157,20 @@ export class AvailableDrivers {
 
   private visit(query: NearQuery, found: (driverId: number) => void): void {
     const { point, radiusKm } = query;
-    const consider = (id: number): void => {
-      const entry = this.entries.get(id);
-      if (!entry || !matches(entry, query)) return;
-      if (haversineKm(point, entry.position!) <= radiusKm) found(id);
-    };
     const latBand = radiusKm / KM_PER_DEGREE;
     const cos = Math.cos((point.latitude * Math.PI) / 180);
     const lngBand = cos > 1e-6 ? Math.min(180, latBand / cos) : 180;
+    // A slightly generous box around the circle: most candidates outside it are dropped without trigonometry.
+    const boxLat = latBand * BOX_SLACK;
+    const boxLng = lngBand * BOX_SLACK >= 180 ? Infinity : lngBand * BOX_SLACK;
+    const consider = (id: number): void => {
+      const entry = this.entries.get(id);
+      if (!entry || !matches(entry, query)) return;
+      const position = entry.position!;
+      if (Math.abs(position.latitude - point.latitude) > boxLat) return;
+      if (Math.abs((((position.longitude - point.longitude) % 360) + 540) % 360 - 180) > boxLng) return;
+      if (haversineKm(point, position) <= radiusKm) found(id);
+    };
     const latFrom = Math.floor((point.latitude - latBand) / CELL_DEGREES);
     const latTo = Math.floor((point.latitude + latBand) / CELL_DEGREES);
     const lngFrom = Math.floor((point.longitude - lngBand) / CELL_DEGREES);
