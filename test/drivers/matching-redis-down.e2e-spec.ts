@@ -5,6 +5,7 @@ import { bookRide, PICKUP } from '../rides/ride-helpers';
 import { createUser, TestUser } from '../support/factories';
 import { describeWithRedisServer, spawnRedis, TestRedis } from '../support/redis';
 import { startTestApp, TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
 
 /**
  * Positions are local first (issue 17): with REDIS_URL set and Redis down, an instance still
@@ -22,7 +23,8 @@ describeWithRedisServer('matching while Redis is down', () => {
 
   beforeAll(async () => {
     redis = await spawnRedis();
-    t = await startTestApp({ env: { REDIS_URL: redis.url } });
+    // Reconciled every second here (15 s by default), so the test waits for the timer, not for a call.
+    t = await startTestApp({ env: { REDIS_URL: redis.url, DRIVER_MATCHING_RECONCILE_SECONDS: '1' } });
     passenger = await createUser(t);
     [local, flushed, far] = [await createUser(t, { role: 'driver' }), await createUser(t, { role: 'driver' }), await createUser(t, { role: 'driver' })];
     for (const d of [local, flushed, far]) {
@@ -61,8 +63,9 @@ describeWithRedisServer('matching while Redis is down', () => {
       PICKUP.latitude + 1,
       PICKUP.longitude,
     ]);
-    await t.get(DriverMatchingService).reload(); // what DRIVER_MATCHING_RECONCILE_SECONDS does on its own
     await t.get(DriverLocationsService).flush();
-    expect(t.get(DriverMatchingService).driversToTell(1, PICKUP, t.config.matchingRadiusKm).sort()).toEqual([local.id, flushed.id].sort());
+    const told = () => t.get(DriverMatchingService).driversToTell(1, PICKUP, t.config.matchingRadiusKm);
+    await waitFor('the flushed position reconciled', () => told().includes(flushed.id));
+    expect(told().sort()).toEqual([local.id, flushed.id].sort());
   });
 });

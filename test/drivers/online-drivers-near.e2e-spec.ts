@@ -1,3 +1,4 @@
+import { executeCommand } from '../../src/cli/commands';
 import { DriverLocationsService } from '../../src/modules/drivers/driver-locations.service';
 import { DriversService } from '../../src/modules/drivers/drivers.service';
 import { DriverMatchingService } from '../../src/modules/drivers/matching/driver-matching.service';
@@ -71,6 +72,14 @@ describe('DriversService.findOnlineDriverIdsNear and countAvailableDriversNear',
     expect(available(point.lat, point.lng)).toBe(0);
     for (const status of ['driver_arrived', 'started', 'completed']) expect((await setStatus(t, driver, rideId, status)).statusCode).toBe(200);
     expect(available(point.lat, point.lng)).toBe(1);
+  });
+
+  it('forgets a blocked driver at once (no more heartbeats can come)', async () => {
+    const driver = await createUser(t, { role: 'driver' });
+    await place(driver, 50.08, 14.43);
+    expect(near(50.08, 14.43)).toEqual([driver.id]);
+    await executeCommand(t.app, ['user:block', String(driver.id)]);
+    expect(near(50.08, 14.43)).toEqual([]);
   });
 
   it('is what surge sees as supply (SurgeSignalsPort.availableDriversNear)', async () => {
