@@ -77,6 +77,8 @@ export class AppConfig {
   readonly locationFlushMs!: number;
   /** A driver whose last heartbeat is older than this is not offered new rides. */
   readonly driverLocationMaxAgeSeconds!: number;
+  /** How often the matcher's memory is reloaded from the database (bounds a lost event). */
+  readonly driverMatchingReconcileSeconds!: number;
   /** Ride details cache lifetime (0 = off); local writes and ride events invalidate sooner. */
   readonly rideCacheMs!: number;
   /** Most rides the ride details cache holds (least recently used go first). */
@@ -218,6 +220,7 @@ export class AppConfig {
         routingAverageSpeedKmh: read.number('ROUTING_AVERAGE_SPEED_KMH', 30, 1, 200),
         locationFlushMs: read.int('LOCATION_FLUSH_MS', 1000, 50, 60_000),
         driverLocationMaxAgeSeconds: read.int('DRIVER_LOCATION_MAX_AGE_SECONDS', 60, 1, 3600),
+        driverMatchingReconcileSeconds: read.int('DRIVER_MATCHING_RECONCILE_SECONDS', 15, 1, 3600),
         rideCacheMs: read.int('RIDE_CACHE_MS', 1000, 0, 60_000),
         rideCacheMaxEntries: read.int('RIDE_CACHE_MAX_ENTRIES', 20_000, 1, 10_000_000),
         driverRideCacheMs: read.int('DRIVER_RIDE_CACHE_MS', 30_000, 0, 3_600_000),

@@ -1,3 +1,4 @@
+import { DriversService } from '../../src/modules/drivers/drivers.service';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,7 +53,7 @@ describe('push notifications to apps without a live socket (FCM HTTP v1, CONTRAC
 
   async function nearbyDriver(): Promise<TestUser> {
     const driver = await createUser(t, { role: 'driver' });
-    await t.db.query(`UPDATE drivers SET is_online = true WHERE user_id = $1`, [driver.id]);
+    await t.get(DriversService).setOnline(driver.id, true);
     const res = await t.request({ method: 'PUT', url: '/api/v1/driver/location', token: driver.accessToken, payload: NEAR });
     expect(res.statusCode).toBe(200);
     return driver;
@@ -203,7 +204,7 @@ describe('FCM access tokens are renewed when they expire', () => {
     const ride = await bookRide(t, passenger);
     const bidOnce = async (amount: number): Promise<void> => {
       const driver = await createUser(t, { role: 'driver' });
-      await t.db.query(`UPDATE drivers SET is_online = true WHERE user_id = $1`, [driver.id]);
+      await t.get(DriversService).setOnline(driver.id, true);
       await placeBid(t, driver, ride.id, amount);
       await t.get(PushChannel).idle();
     };

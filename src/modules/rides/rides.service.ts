@@ -138,6 +138,12 @@ export class RidesService {
     return this.driverRides.peek(driverId);
   }
 
+  /** Driver id → the ride each is assigned to while it is not over (start-up and reconciliation of the matcher). */
+  async findAssignedRideIdsByDriver(): Promise<Map<number, string>> {
+    const rows = await this.rides.findAssignedRideIdsByDriver();
+    return new Map(rows.map((r) => [r.driver_id, r.id]));
+  }
+
   /** GET /driver/earnings: totals per UTC period and the completed rides behind them, newest first. */
   async getDriverEarnings(driverId: number, currency: string, page: number, limit: number): Promise<DriverEarningsView> {
     const [totals, items] = await Promise.all([

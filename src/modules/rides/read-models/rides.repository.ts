@@ -102,6 +102,11 @@ export class RidesRepository {
     );
   }
 
+  /** Every driver assigned to a ride not yet over, with that ride (the matcher's start-up and reconciliation). */
+  async findAssignedRideIdsByDriver(): Promise<Array<{ id: string; driver_id: number }>> {
+    return this.m().query(`SELECT id, driver_id FROM rides WHERE driver_id IS NOT NULL AND status IN ${ASSIGNED}`);
+  }
+
   async userHasLiveRide(userId: number, manager?: EntityManager): Promise<boolean> {
     const rows: unknown[] = await this.m(manager).query(
       `SELECT 1 FROM rides WHERE (passenger_id = $1 OR driver_id = $1) AND status IN ${LIVE} LIMIT 1`,
