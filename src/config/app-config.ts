@@ -58,6 +58,8 @@ export class AppConfig {
 
   readonly currency!: string;
   readonly platformCommissionPercent!: number;
+  /** A completed ride may be rated by each side for this many days (CONTRACT §11). */
+  readonly ratingWindowDays!: number;
   readonly rideRequestTtlMinutes!: number;
   readonly rideExpirySweepSeconds!: number;
   readonly matchingRadiusKm!: number;
@@ -194,6 +196,7 @@ export class AppConfig {
 
         currency,
         platformCommissionPercent: read.number('PLATFORM_COMMISSION_PERCENT', 0, 0, 100),
+        ratingWindowDays: read.int('RATING_WINDOW_DAYS', 7, 1, 365),
         rideRequestTtlMinutes: read.int('RIDE_REQUEST_TTL_MINUTES', 10, 1, 24 * 60),
         rideExpirySweepSeconds: read.int('RIDE_EXPIRY_SWEEP_SECONDS', 15, 1, 3600),
         matchingRadiusKm: read.number('MATCHING_RADIUS_KM', 5, 0.1, 50),

@@ -6,6 +6,8 @@ import { UsersFillfactor1763800008700 } from './1763800008700-users-fillfactor';
 import { UsersSessionRevocation1763800009300 } from './1763800009300-users-session-revocation';
 import { RidesPickupVector1763800009400 } from './1763800009400-rides-pickup-vector';
 import { UsersLoginProof1763800009500 } from './1763800009500-users-login-proof';
+import { RideRatings1763800014000 } from './1763800014000-ride-ratings';
+import { RideShareLinks1763800014010 } from './1763800014010-ride-share-links';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -17,4 +19,6 @@ export const MIGRATIONS = [
   UsersSessionRevocation1763800009300,
   RidesPickupVector1763800009400,
   UsersLoginProof1763800009500,
+  RideRatings1763800014000,
+  RideShareLinks1763800014010,
 ];

@@ -126,6 +126,17 @@ export const LIVE_ROUTES = {
       push: () => ({ title: 'Request expired', body: 'A ride you made an offer on is no longer available.' }),
     },
   ],
+
+  // Only the rated party: the rater knows what they gave (the answer to their POST).
+  'ride.rated': (e) => [
+    {
+      type: 'ride_rated',
+      rideId: e.ride_id,
+      to: [e.rated_user_id],
+      data: { rating: e.rating, ride: e.ride },
+      push: () => ({ title: 'You were rated', body: `Ride ${e.ride.ride_code}: ${e.rating.stars} of 5 stars.` }),
+    },
+  ],
 } satisfies LiveRoutes;
 
 /** The events routed here, for the one subscription that handles them all. */

@@ -12,6 +12,7 @@ export type RideEventType =
   | 'ride_accepted'
   | 'ride_status_changed'
   | 'ride_cancelled'
+  | 'ride_rated'
   | 'driver_location';
 
 export interface RideEventMessage {

@@ -9,7 +9,10 @@ export type RideErrorCode =
   | 'INVALID_STATUS_TRANSITION'
   | 'RIDE_NOT_CANCELLABLE'
   | 'IDEMPOTENCY_KEY_REUSED'
-  | 'INVALID_RIDE_REQUEST';
+  | 'INVALID_RIDE_REQUEST'
+  | 'RIDE_NOT_COMPLETED'
+  | 'RIDE_ALREADY_RATED'
+  | 'RATING_WINDOW_CLOSED';
 
 export const RIDE_MESSAGES: Record<RideErrorCode, string> = {
   RIDE_NOT_FOUND: 'Ride not found',
@@ -21,6 +24,9 @@ export const RIDE_MESSAGES: Record<RideErrorCode, string> = {
   RIDE_NOT_CANCELLABLE: 'Ride can no longer be cancelled',
   IDEMPOTENCY_KEY_REUSED: 'Idempotency-Key was already used with a different request body',
   INVALID_RIDE_REQUEST: 'Invalid ride request',
+  RIDE_NOT_COMPLETED: 'Ride is not completed',
+  RIDE_ALREADY_RATED: 'You have already rated this ride',
+  RATING_WINDOW_CLOSED: 'The time to rate this ride has passed',
 };
 
 export class RideError extends DomainError<RideErrorCode> {

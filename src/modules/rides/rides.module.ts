@@ -15,6 +15,9 @@ import { RidePaymentEntity } from './entities/ride-payment.entity';
 import { RideEntity } from './entities/ride.entity';
 import { VehicleCategoryEntity } from './entities/vehicle-category.entity';
 import { RideExpiryJob } from './jobs/ride-expiry.job';
+import { RideRatingEntity } from './ratings/entities/ride-rating.entity';
+import { RideRatingsController } from './ratings/ride-ratings.controller';
+import { RideRatingsRepository } from './ratings/ride-ratings.repository';
 import { PassengerRidesController } from './passenger-rides.controller';
 import { FareEstimatesService } from './pricing/fare-estimates.service';
 import { PromoCodesRepository } from './pricing/promo-codes.repository';
@@ -40,10 +43,10 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
 @Module({
   imports: [
     RateLimitModule,
-    TypeOrmModule.forFeature([VehicleCategoryEntity, RideEntity, BidEntity, RideEventEntity, RidePaymentEntity, PromoCodeEntity, IdempotencyKeyEntity]),
+    TypeOrmModule.forFeature([VehicleCategoryEntity, RideEntity, BidEntity, RideEventEntity, RidePaymentEntity, PromoCodeEntity, IdempotencyKeyEntity, RideRatingEntity]),
     WalletsModule,
   ],
-  controllers: [RidesController, PassengerRidesController, BidsController],
+  controllers: [RidesController, PassengerRidesController, BidsController, RideRatingsController],
   providers: [
     // pricing
     VehicleCategoriesRepository,
@@ -67,6 +70,7 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     IdempotencyKeysRepository,
     RideBookingService,
     RideExpiryJob,
+    RideRatingsRepository,
   ],
   exports: [VehicleCategoriesService, RidesService, PromoCodesService],
 })

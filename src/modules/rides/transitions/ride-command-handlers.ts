@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AcceptBidHandler } from '../bids/accept-bid.handler';
 import { SubmitBidHandler } from '../bids/submit-bid.handler';
+import { RateRideHandler } from '../ratings/rate-ride.handler';
 import { BookRideHandler } from './handlers/book-ride.handler';
 import { CANCEL_HANDLER, CompleteRideHandler, EXPIRE_HANDLER, NO_STEP_HANDLER, stepHandler } from './handlers/ride-status.handlers';
 import type { RideCommandHandler, RideCreateHandler, RideSweepHandler, UserCommandType } from './ride-command';
@@ -17,8 +18,8 @@ export class RideCommandHandlers {
   private readonly user: UserHandlers;
   private readonly sweeps: SweepHandlers = { expire: EXPIRE_HANDLER };
 
-  constructor(book: BookRideHandler, bid: SubmitBidHandler, accept: AcceptBidHandler, complete: CompleteRideHandler) {
-    this.user = { book, bid, accept, arrive: stepHandler(), start: stepHandler(), complete, no_step: NO_STEP_HANDLER, cancel: CANCEL_HANDLER };
+  constructor(book: BookRideHandler, bid: SubmitBidHandler, accept: AcceptBidHandler, complete: CompleteRideHandler, rate: RateRideHandler) {
+    this.user = { book, bid, accept, arrive: stepHandler(), start: stepHandler(), complete, no_step: NO_STEP_HANDLER, cancel: CANCEL_HANDLER, rate };
   }
 
   of<K extends UserCommandType>(type: K): HandlerOf<K> {
@@ -31,4 +32,4 @@ export class RideCommandHandlers {
 }
 
 /** The providers behind RideCommandHandlers (for the module). */
-export const RIDE_COMMAND_HANDLER_PROVIDERS = [RideCommandHandlers, BookRideHandler, SubmitBidHandler, AcceptBidHandler, CompleteRideHandler];
+export const RIDE_COMMAND_HANDLER_PROVIDERS = [RideCommandHandlers, BookRideHandler, SubmitBidHandler, AcceptBidHandler, CompleteRideHandler, RateRideHandler];

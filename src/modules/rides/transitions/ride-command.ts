@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { DomainEventMap } from '../../../common/events/domain-events';
 import type { BidView } from '../bids/bid-view';
+import type { RideRatingView } from '../ratings/ride-rating.view';
 import type { RideView } from '../read-models/ride-view';
 import type { RideStatus } from '../ride-status';
 import { DriverStep, driverStepTo, EventOf, RideCommandType, RideParty, SweepCommandType } from './ride-transitions';
@@ -17,6 +18,7 @@ export type RideCommand =
   | { type: DriverStep }
   | { type: 'no_step'; to: RideStatus }
   | { type: 'cancel'; reason: string | null }
+  | { type: 'rate'; stars: number; comment: string | null }
   | { type: 'expire' };
 
 /** PUT /rides/{id}/status: the driver step that reaches `to`, or the row that refuses a status no step reaches. */
@@ -29,8 +31,8 @@ export type CommandOf<K extends RideCommandType> = Extract<RideCommand, { type: 
 export type UserCommandType = Exclude<RideCommandType, SweepCommandType>;
 export type UserCommand = Extract<RideCommand, { type: UserCommandType }>;
 
-/** What a command answers with: the ride as the API shows it, or, for a bid, the bid. */
-export type ResultOf<K extends RideCommandType> = K extends 'bid' ? BidView : RideView;
+/** What a command answers with: the ride as the API shows it, or, for a bid, the bid, for a rating, the rating. */
+export type ResultOf<K extends RideCommandType> = K extends 'bid' ? BidView : K extends 'rate' ? RideRatingView : RideView;
 
 /** Who acts: a user (their relation to the ride decides what they may do), or the platform. */
 export type RideActor = { id: number } | 'system';

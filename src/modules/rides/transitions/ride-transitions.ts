@@ -68,6 +68,8 @@ export const RIDE_TRANSITIONS = {
     withdrawsBids: true,
     event: 'ride.cancelled',
   },
+  // A rating changes no status: each side once (the handler), within RATING_WINDOW_DAYS of completion.
+  rate: { from: { passenger: ['completed'], driver: ['completed'] }, refusal: 'RIDE_NOT_COMPLETED', event: 'ride.rated' },
   expire: { to: 'expired', from: { system: ['requested'] }, refusal: 'RIDE_NOT_REQUESTED', due: 'expires_at', withdrawsBids: true, event: 'ride.expired' },
 } as const satisfies Record<string, RideTransitionRule>;
 
