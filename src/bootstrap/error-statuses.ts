@@ -6,6 +6,7 @@ import type { WalletErrorCode } from '../modules/wallets/wallets.errors';
 import type { RideErrorCode } from '../modules/rides/rides.errors';
 import type { BidErrorCode } from '../modules/rides/bids/bids.errors';
 import type { DriverErrorCode } from '../modules/drivers/drivers.errors';
+import type { TripSharingErrorCode } from '../modules/trip-sharing/trip-sharing.errors';
 
 export type AppErrorCode =
   | CommonErrorCode
@@ -14,7 +15,8 @@ export type AppErrorCode =
   | WalletErrorCode
   | RideErrorCode
   | BidErrorCode
-  | DriverErrorCode;
+  | DriverErrorCode
+  | TripSharingErrorCode;
 
 /**
  * Every error code a service may raise, and its HTTP status. A code without a row fails to compile.
@@ -88,4 +90,8 @@ export const ERROR_STATUS: Readonly<Record<AppErrorCode, HttpStatus>> = {
   DRIVER_NOT_FOUND: HttpStatus.NOT_FOUND,
   DRIVER_NOT_APPROVED: HttpStatus.FORBIDDEN,
   DRIVER_LOCATION_UNKNOWN: HttpStatus.BAD_REQUEST,
+
+  SHARE_RIDE_NOT_FOUND: HttpStatus.NOT_FOUND,
+  SHARE_RIDE_ENDED: HttpStatus.CONFLICT,
+  SHARED_RIDE_NOT_FOUND: HttpStatus.NOT_FOUND,
 };

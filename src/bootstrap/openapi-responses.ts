@@ -16,6 +16,7 @@ export const TAGS: ReadonlyArray<[string, string]> = [
   ['bids', 'Drivers bid on requested rides; the passenger lists and accepts bids'],
   ['driver', 'Driver profile, online status, location heartbeat, nearby rides and earnings'],
   ['wallet', "The caller's wallet balance"],
+  ['sharing', 'Trip sharing: a passenger hands out a link that shows the ride live without login'],
   ['health', 'Liveness and readiness probes'],
 ];
 

@@ -20,6 +20,8 @@ describe('entities and migrations', () => {
     'rate_limit_counters',
     'ride_events',
     'ride_payments',
+    'ride_ratings',
+    'ride_share_links',
     'rides',
     'users',
     'vehicle_categories',

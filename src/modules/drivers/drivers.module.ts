@@ -31,6 +31,6 @@ import { RedisLivePositionStore } from './redis-live-positions';
       },
     },
   ],
-  exports: [DriversService],
+  exports: [DriversService, DriverLocationsService],
 })
 export class DriversModule {}
