@@ -27,6 +27,8 @@ export interface SharedRideView {
   driver: SharedDriverView | null;
   driver_location: { latitude: number; longitude: number; at: string } | null;
   updated_at: string;
+  /** When this link stops working: null while the ride is not final, then its final time + 30 min. */
+  expires_at: string | null;
 }
 
 /** The part of a shared ride that changes only with ride events (cached), and what the live part needs. */
@@ -80,6 +82,7 @@ export function sharedRideOf(ride: RideView): SharedRide {
           }
         : null,
       updated_at: ride.updated_at,
+      expires_at: final === null ? null : new Date(new Date(final).getTime() + SHARE_AFTER_END_MS).toISOString(),
     },
   };
 }
