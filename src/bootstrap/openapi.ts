@@ -57,6 +57,7 @@ refused token closes the socket with 4401 before any message. Every message is
 | ride_accepted | passenger, winning driver; rejected bidders (with \`bid_status: "rejected"\`, \`ride.driver\` null) | \`{ride}\` |
 | ride_status_changed | passenger and assigned driver; on expiry the passenger and live bidders (\`bid_status: "withdrawn"\`) | \`{ride}\` |
 | ride_cancelled | passenger, assigned driver, drivers with a live bid | \`{ride, cancelled_by}\` |
+| ride_rated | the rated party (driver or passenger) | \`{rating, ride}\` |
 | driver_location | the passenger of the driver's non-final ride, at most once a second per ride | \`{driver_id, location}\` |
 
 Client frames: \`{"type": "ping"}\` is answered with \`{"type": "pong", "at"}\`; anything else gets
