@@ -8,6 +8,7 @@ const { LatencyBook } = require('./stats');
 const { cents, checkPassengerWallet, checkDriverWallet } = require('./money');
 const { ApiClient } = require('./http');
 const { LiveSocket } = require('./live');
+const { createTrust } = require('./trust');
 
 const CENTRE = { latitude: 52.52, longitude: 13.405 };
 const DRIVER_SPEED_KM_S = 0.015; // 54 km/h while cruising
@@ -104,6 +105,7 @@ async function runSimulation(opts) {
     for (const u of users.values()) for (const [rideId, r] of u.inbox) if (now() - r.last > INBOX_KEEP_MS) u.inbox.delete(rideId);
   };
   const sweeper = setInterval(sweep, 250);
+  const trust = createTrust({ api, report, expectEvent, users });
 
   const onMessage = (user, message, at) => {
     if (o.capture) o.capture.event(message);
@@ -350,6 +352,7 @@ async function runSimulation(opts) {
       counters.completed++;
       d.completed.push({ rideId, fareCents: r.fareCents, paymentMethod: r.paymentMethod });
       if (r.paymentMethod === 'wallet') users.get(r.passengerId).walletFaresCents.push(r.fareCents);
+      await trust.rate(d, r);
     } finally {
       d.leg = null;
       d.currentRide = null;
@@ -511,8 +514,11 @@ async function runSimulation(opts) {
       await act(p.rng.between(1000, 3000));
       if (await cancel(p, r, 'found another ride')) return;
     }
-    const done = await waitFor(p, (m) => m.ride_id === r.id && ((m.type === 'ride_status_changed' && m.data.ride.status === 'completed') || m.type === 'ride_cancelled'), 90_000);
+    const ended = waitFor(p, (m) => m.ride_id === r.id && ((m.type === 'ride_status_changed' && m.data.ride.status === 'completed') || m.type === 'ride_cancelled'), 90_000);
+    await trust.shareTrip(p, r.id);
+    const done = await ended;
     if (!done) report('stuck-ride', `ride ${r.id} neither completed nor cancelled within 90 s of acceptance`);
+    else if (done.type === 'ride_status_changed') await trust.rate(p, r);
     else if (r.status !== 'completed') await sleep(200);
   };
 
