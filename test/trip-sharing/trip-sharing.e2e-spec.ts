@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { captureLog } from '../support/captured-log';
 import { createUser, TestUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { acceptedRide, bookRide, cancel, Json, onlineDriver, setStatus } from '../rides/ride-helpers';
@@ -189,10 +190,11 @@ describe('trip sharing', () => {
   });
 });
 
-describe('trip sharing: the public view is rate-limited per IP', () => {
+describe('trip sharing: the public view is rate-limited per IP, and its token never reaches the log', () => {
+  const log = captureLog('trace');
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ env: { SHARED_RIDE_RATE_LIMIT_PER_IP_PER_MINUTE: '3' } });
+    t = await startTestApp({ env: { SHARED_RIDE_RATE_LIMIT_PER_IP_PER_MINUTE: '3' }, logger: log.logger });
   });
   afterAll(() => t.close());
 
@@ -208,5 +210,9 @@ describe('trip sharing: the public view is rate-limited per IP', () => {
     // Unknown tokens count too: guessing costs the same budget.
     expect((await t.request({ method: 'GET', url: `/api/v1/shared-rides/${'B'.repeat(43)}`, remoteAddress: '203.0.113.7' })).statusCode).toBe(429);
     expect((await get('198.51.100.9')).statusCode).toBe(200);
+
+    // Every view was logged (debug, and the 429 at info), by its route pattern only.
+    expect(log.text()).toContain('/api/v1/shared-rides/:token');
+    expect(log.text()).not.toContain(token);
   });
 });
