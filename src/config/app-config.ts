@@ -51,6 +51,8 @@ export class AppConfig {
   readonly bidRateLimitPerMinute!: number;
   /** GET /shared-rides/{token} per client IP per minute (0 = off). */
   readonly sharedRideRateLimitPerIpPerMinute!: number;
+  /** Share links one passenger may make per hour (0 = off). */
+  readonly shareLinksPerHour!: number;
   /** How long a shared ride's link and view are served from memory (0 = off); ride events forget them sooner. */
   readonly sharedRideCacheMs!: number;
   readonly loginOtpWindowMinutes!: number;
@@ -193,6 +195,7 @@ export class AppConfig {
         bidRateLimitPerMinute: read.int('BID_RATE_LIMIT_PER_MINUTE', 60, 0, 1_000_000),
         sharedRideRateLimitPerIpPerMinute: read.int('SHARED_RIDE_RATE_LIMIT_PER_IP_PER_MINUTE', 120, 0, 1_000_000),
         sharedRideCacheMs: read.int('SHARED_RIDE_CACHE_MS', 5000, 0, 60_000),
+        shareLinksPerHour: read.int('SHARE_LINKS_PER_HOUR', 30, 0, 1_000_000),
         loginOtpWindowMinutes: read.int('LOGIN_OTP_WINDOW_MINUTES', 10, 1, 24 * 60),
 
         driverAutoApprove: read.bool('DRIVER_AUTO_APPROVE', nodeEnv === 'development'),

@@ -194,7 +194,7 @@ describe('trip sharing: the public view is rate-limited per IP, and its token ne
   const log = captureLog('trace');
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ env: { SHARED_RIDE_RATE_LIMIT_PER_IP_PER_MINUTE: '3' }, logger: log.logger });
+    t = await startTestApp({ env: { SHARED_RIDE_RATE_LIMIT_PER_IP_PER_MINUTE: '3', SHARE_LINKS_PER_HOUR: '2' }, logger: log.logger });
   });
   afterAll(() => t.close());
 
@@ -214,5 +214,17 @@ describe('trip sharing: the public view is rate-limited per IP, and its token ne
     // Every view was logged (debug, and the 429 at info), by its route pattern only.
     expect(log.text()).toContain('/api/v1/shared-rides/:token');
     expect(log.text()).not.toContain(token);
+  });
+
+  it('a passenger makes at most SHARE_LINKS_PER_HOUR links an hour (429 with Retry-After, no row written)', async () => {
+    const { passenger, rideId } = await acceptedRide(t);
+    const post = () => t.request({ method: 'POST', url: `/api/v1/rides/${rideId}/share`, token: passenger.accessToken });
+    expect((await post()).statusCode).toBe(201);
+    expect((await post()).statusCode).toBe(201);
+    const third = await post();
+    expect(third.statusCode).toBe(429);
+    expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+    const [{ count }] = await t.db.query(`SELECT count(*)::int AS count FROM ride_share_links WHERE ride_id = $1`, [rideId]);
+    expect(count).toBe(2);
   });
 });

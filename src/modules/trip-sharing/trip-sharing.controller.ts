@@ -34,6 +34,7 @@ export class RideSharingController {
   @ApiCreatedResponse({ type: ShareLinkResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such ride, or the caller is not its passenger' })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'The ride is final (completed, cancelled or expired)' })
+  @ApiTooManyRequestsResponse({ type: ErrorResponseDto, description: 'More than SHARE_LINKS_PER_HOUR links this hour' })
   share(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string): Promise<ShareLinkView> {
     return this.sharing.share(rideId, user);
   }

@@ -22,6 +22,7 @@ const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 const SHARED_RIDES_PATH = '/api/v1/shared-rides/';
 const CACHE_MAX_ENTRIES = 50_000;
 const MINUTE_SECONDS = 60;
+const HOUR_SECONDS = 3600;
 
 function hashOf(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -57,6 +58,8 @@ export class TripSharingService {
   async share(rideId: string, user: AuthenticatedUser): Promise<ShareLinkView> {
     const ride = await this.ownRide(rideId, user);
     if (isFinalStatus(ride.status)) throw new TripSharingError('SHARE_RIDE_ENDED');
+    // Each link is a row: a bound per passenger keeps a script from filling the table.
+    await this.limiter.enforce(`share-link:${user.id}`, this.config.shareLinksPerHour, HOUR_SECONDS);
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
     try {
       await this.repository.insert(hashOf(token), ride.id);
