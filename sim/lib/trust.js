@@ -10,7 +10,7 @@ const SHARE_CHANCE = 0.4;
 const RATE_CHANCE = 0.85;
 const COMMENTS = ['Smooth ride', 'Friendly and on time', 'Thanks!', null];
 /** What a shared view may show: anything else (a phone, an e-mail, an id, the passenger) is a violation. */
-const SHARED_KEYS = ['driver', 'driver_location', 'dropoff', 'expires_at', 'pickup', 'status', 'updated_at'].join();
+const SHARED_KEYS = ['driver', 'driver_location', 'dropoff', 'pickup', 'status', 'updated_at'].join();
 const SHARED_DRIVER_KEYS = ['first_name', 'rating', 'vehicle_color', 'vehicle_make', 'vehicle_model', 'vehicle_plate'].join();
 
 function createTrust({ api, report, expectEvent, users }) {

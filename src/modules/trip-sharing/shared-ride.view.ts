@@ -16,9 +16,9 @@ export interface SharedDriverView {
 }
 
 /**
- * What GET /shared-rides/{token} shows (SharedRideResponseDto describes it): enough to follow the
- * trip and recognise the car, never a phone, an e-mail, a user id or the passenger's name. Built
- * by picking fields, so a field added to the ride does not leak here.
+ * What GET /shared-rides/{token} shows (SharedRideResponseDto describes it), exactly CONTRACT §11's
+ * fields: enough to follow the trip and recognise the car, never a phone, an e-mail, a user id or
+ * the passenger's name. Built by picking fields, so a field added to the ride does not leak here.
  */
 export interface SharedRideView {
   status: RideStatus;
@@ -27,8 +27,6 @@ export interface SharedRideView {
   driver: SharedDriverView | null;
   driver_location: { latitude: number; longitude: number; at: string } | null;
   updated_at: string;
-  /** When this link stops working: null while the ride is not final, then its final time + 30 min. */
-  expires_at: string | null;
 }
 
 /** The part of a shared ride that changes only with ride events (cached), and what the live part needs. */
@@ -82,7 +80,6 @@ export function sharedRideOf(ride: RideView): SharedRide {
           }
         : null,
       updated_at: ride.updated_at,
-      expires_at: final === null ? null : new Date(new Date(final).getTime() + SHARE_AFTER_END_MS).toISOString(),
     },
   };
 }
