@@ -54,17 +54,26 @@ describe('ratings', () => {
     expect(await driverProfile(driver)).toMatchObject({ rating: 4, ratings_count: 1 });
   });
 
-  it('the driver rates the passenger: 201, the ride carries passenger_rating and passenger.rating (also in nearby)', async () => {
+  it('the driver rates the passenger: 201, the ride carries passenger_rating and passenger.rating (also in ride_requested and nearby)', async () => {
     const { passenger, driver, rideId } = await completedRide();
     const res = await rate(driver, rideId, { stars: 3 });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ ride_id: rideId, rated_by: 'driver', stars: 3, comment: null });
     expect(await getRide(driver, rideId)).toMatchObject({ passenger_rating: 3, driver_rating: null, passenger: { rating: 3 } });
 
-    // Drivers see the passenger's average on a new request.
+    // Drivers see the passenger's average on a new request: in ride_requested and in nearby.
+    const other = await onlineDriver(t);
+    const beat = await t.request({ method: 'PUT', url: '/api/v1/driver/location', token: other.accessToken, payload: { latitude: 52.522, longitude: 13.4132 } });
+    expect(beat.statusCode).toBe(200);
+    const socket = await LiveClient.connect(t, other.accessToken);
     const next = await bookRide(t, passenger);
     expect(next.passenger).toMatchObject({ rating: 3 });
-    const other = await onlineDriver(t);
+    try {
+      const requested = await socket.next('ride_requested');
+      expect(requested.data).toMatchObject({ ride: { id: next.id, passenger: { id: passenger.id, rating: 3 } } });
+    } finally {
+      await socket.close();
+    }
     const nearby = await t.request({
       method: 'GET',
       url: '/api/v1/driver/rides/nearby?latitude=52.5219&longitude=13.4132',
