@@ -18,7 +18,7 @@ const WALLET_CREDIT = 150;
 // Each credit is a CLI process (a Nest start-up, seconds on a busy machine): a few dozen wallets are
 // enough to show wallet payments in a run of hundreds of passengers.
 const MAX_CREDITED_WALLETS = 40;
-const RIDE_EVENTS = new Set(['ride_requested', 'ride_accepted', 'ride_status_changed', 'ride_cancelled']);
+const RIDE_EVENTS = new Set(['ride_requested', 'ride_accepted', 'ride_status_changed', 'ride_cancelled', 'ride_rated']);
 // A driver weighs a few offers at a time, not every request in the city: without a cap, each
 // booking draws a bid from nearly every idle driver.
 const MAX_OPEN_BIDS = 3;
