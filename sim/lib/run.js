@@ -10,6 +10,7 @@ const { ApiClient } = require('./http');
 const { LiveSocket } = require('./live');
 const { createChat } = require('./chat');
 const { bookForLater } = require('./ride-later');
+const { createTrust } = require('./trust');
 
 const CENTRE = { latitude: 52.52, longitude: 13.405 };
 const DRIVER_SPEED_KM_S = 0.015; // 54 km/h while cruising
@@ -24,7 +25,7 @@ const TIP_RESERVE_CENTS = 6000;
 // Each credit is a CLI process (a Nest start-up, seconds on a busy machine): a few dozen wallets are
 // enough to show wallet payments in a run of hundreds of passengers.
 const MAX_CREDITED_WALLETS = 40;
-const RIDE_EVENTS = new Set(['ride_requested', 'ride_accepted', 'ride_status_changed', 'ride_cancelled', 'ride_tipped']);
+const RIDE_EVENTS = new Set(['ride_requested', 'ride_accepted', 'ride_status_changed', 'ride_cancelled', 'ride_tipped', 'ride_rated']);
 // A driver weighs a few offers at a time, not every request in the city: without a cap, each
 // booking draws a bid from nearly every idle driver.
 const MAX_OPEN_BIDS = 3;
@@ -112,6 +113,7 @@ async function runSimulation(opts) {
     for (const u of users.values()) for (const [rideId, r] of u.inbox) if (now() - r.last > INBOX_KEEP_MS) u.inbox.delete(rideId);
   };
   const sweeper = setInterval(sweep, 250);
+  const trust = createTrust({ api, report, expectEvent, users });
 
   const onMessage = (user, message, at) => {
     if (o.capture) o.capture.event(message);
@@ -361,6 +363,7 @@ async function runSimulation(opts) {
       counters.completed++;
       d.completed.push({ rideId, fareCents: r.fareCents, paymentMethod: r.paymentMethod });
       if (r.paymentMethod === 'wallet') users.get(r.passengerId).walletFaresCents.push(r.fareCents);
+      await trust.rate(d, r);
     } finally {
       d.leg = null;
       d.currentRide = null;
@@ -525,9 +528,14 @@ async function runSimulation(opts) {
       await act(p.rng.between(1000, 3000));
       if (await cancel(p, r, 'found another ride')) return;
     }
-    const done = await waitFor(p, (m) => m.ride_id === r.id && ((m.type === 'ride_status_changed' && m.data.ride.status === 'completed') || m.type === 'ride_cancelled'), 90_000);
+    const ended = waitFor(p, (m) => m.ride_id === r.id && ((m.type === 'ride_status_changed' && m.data.ride.status === 'completed') || m.type === 'ride_cancelled'), 90_000);
+    await trust.shareTrip(p, r.id);
+    const done = await ended;
     if (!done) report('stuck-ride', `ride ${r.id} neither completed nor cancelled within 90 s of acceptance`);
-    else if (done.type === 'ride_status_changed') await maybeTip(p, r);
+    else if (done.type === 'ride_status_changed') {
+      await trust.rate(p, r);
+      await maybeTip(p, r);
+    }
     else if (r.status !== 'completed') await sleep(200);
   };
 

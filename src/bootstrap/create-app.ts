@@ -16,6 +16,7 @@ import { CorsPolicy, securityHeaders, setHeaders } from './http-policy';
 import { hasTooManyQueryParameters, jsonShapeMessage, jsonShapeProblem, TOO_MANY_QUERY_PARAMETERS_MESSAGE } from '../common/http/request-limits';
 import { applyRouting, setupOpenApi } from './openapi';
 import { answerClientError, requestTimeouts } from './request-deadlines';
+import { loggableUrl } from '../common/http/loggable-url';
 import { LiveWsAdapter } from '../modules/realtime/live-ws-adapter';
 
 export interface CreateAppOptions {
@@ -116,7 +117,7 @@ class OneLineLogController extends LogController {
     const log = request.log as Logger;
     if (!log.isLevelEnabled(level)) return;
     log[level](
-      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(ms) },
+      { method: request.method, url: loggableUrl(request), status: reply.statusCode, ms: Math.round(ms) },
       'request completed',
     );
   }

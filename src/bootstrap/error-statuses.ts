@@ -7,6 +7,7 @@ import type { RideErrorCode } from '../modules/rides/rides.errors';
 import type { BidErrorCode } from '../modules/rides/bids/bids.errors';
 import type { ChatErrorCode } from '../modules/rides/chat/ride-chat.errors';
 import type { DriverErrorCode } from '../modules/drivers/drivers.errors';
+import type { TripSharingErrorCode } from '../modules/trip-sharing/trip-sharing.errors';
 
 export type AppErrorCode =
   | CommonErrorCode
@@ -16,7 +17,8 @@ export type AppErrorCode =
   | RideErrorCode
   | BidErrorCode
   | ChatErrorCode
-  | DriverErrorCode;
+  | DriverErrorCode
+  | TripSharingErrorCode;
 
 /**
  * Every error code a service may raise, and its HTTP status. A code without a row fails to compile.
@@ -82,6 +84,8 @@ export const ERROR_STATUS: Readonly<Record<AppErrorCode, HttpStatus>> = {
   TIP_ALREADY_PAID: HttpStatus.CONFLICT,
   TIP_WINDOW_CLOSED: HttpStatus.CONFLICT,
   SCHEDULED_RIDE_LIMIT: HttpStatus.CONFLICT,
+  RIDE_ALREADY_RATED: HttpStatus.CONFLICT,
+  RATING_WINDOW_CLOSED: HttpStatus.CONFLICT,
 
   BID_NOT_FOUND: HttpStatus.NOT_FOUND,
   BID_NOT_PENDING: HttpStatus.CONFLICT,
@@ -93,4 +97,8 @@ export const ERROR_STATUS: Readonly<Record<AppErrorCode, HttpStatus>> = {
   DRIVER_NOT_FOUND: HttpStatus.NOT_FOUND,
   DRIVER_NOT_APPROVED: HttpStatus.FORBIDDEN,
   DRIVER_LOCATION_UNKNOWN: HttpStatus.BAD_REQUEST,
+
+  SHARE_RIDE_NOT_FOUND: HttpStatus.NOT_FOUND,
+  SHARE_RIDE_ENDED: HttpStatus.CONFLICT,
+  SHARED_RIDE_NOT_FOUND: HttpStatus.NOT_FOUND,
 };

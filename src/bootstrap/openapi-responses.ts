@@ -20,6 +20,7 @@ export const TAGS: ReadonlyArray<[string, string]> = [
   ['chat', 'In-ride messages between the passenger and the assigned driver'],
   ['driver', 'Driver profile, online status, location heartbeat, nearby rides and earnings'],
   ['wallet', "The caller's wallet balance"],
+  ['sharing', 'Trip sharing: a passenger hands out a link that shows the ride live without login'],
   ['health', 'Liveness and readiness probes'],
 ];
 

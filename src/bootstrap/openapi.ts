@@ -58,6 +58,7 @@ refused token closes the socket with 4401 before any message. Every message is
 | ride_status_changed | passenger and assigned driver; on expiry the passenger and live bidders (\`bid_status: "withdrawn"\`); on dispatch of a ride booked for later (scheduled → requested, when drivers get ride_requested) the passenger | \`{ride}\` |
 | ride_cancelled | passenger, assigned driver, drivers with a live bid | \`{ride, cancelled_by}\` |
 | ride_tipped | the ride's driver, when the passenger tips | \`{tip, ride}\` |
+| ride_rated | the rated party (driver or passenger) | \`{rating, ride}\` |
 | driver_location | the passenger of the driver's non-final ride, at most once a second per ride | \`{driver_id, location}\` |
 
 Client frames: \`{"type": "ping"}\` is answered with \`{"type": "pong", "at"}\`; anything else gets

@@ -47,6 +47,14 @@ describe('AppConfig.fromEnv', () => {
     expect(config.isProduction).toBe(false);
   });
 
+  it('reads the rating window and the trip-sharing limits (issue 20), refusing values out of range', () => {
+    expect(AppConfig.fromEnv({})).toMatchObject({ ratingWindowDays: 7, sharedRideRateLimitPerIpPerMinute: 120, shareLinksPerHour: 30, sharedRideCacheMs: 5000 });
+    const set = { RATING_WINDOW_DAYS: '14', SHARED_RIDE_RATE_LIMIT_PER_IP_PER_MINUTE: '0', SHARE_LINKS_PER_HOUR: '5', SHARED_RIDE_CACHE_MS: '0' };
+    expect(AppConfig.fromEnv(set)).toMatchObject({ ratingWindowDays: 14, sharedRideRateLimitPerIpPerMinute: 0, shareLinksPerHour: 5, sharedRideCacheMs: 0 });
+    expect(failure({ RATING_WINDOW_DAYS: '0' }).message).toContain('RATING_WINDOW_DAYS');
+    expect(failure({ SHARED_RIDE_CACHE_MS: 'soon' }).message).toContain('SHARED_RIDE_CACHE_MS');
+  });
+
   it('is frozen', () => {
     const config = AppConfig.fromEnv({});
     expect(Object.isFrozen(config)).toBe(true);

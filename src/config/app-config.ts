@@ -51,6 +51,12 @@ export class AppConfig {
   readonly bidRateLimitPerMinute!: number;
   /** Chat messages a user may send per minute (0 = no limit). */
   readonly chatMessagesPerMinute!: number;
+  /** GET /shared-rides/{token} per client IP per minute (0 = off). */
+  readonly sharedRideRateLimitPerIpPerMinute!: number;
+  /** Share links one passenger may make per hour (0 = off). */
+  readonly shareLinksPerHour!: number;
+  /** How long a shared ride's link and view are served from memory (0 = off); ride events forget them sooner. */
+  readonly sharedRideCacheMs!: number;
   readonly loginOtpWindowMinutes!: number;
 
   readonly driverAutoApprove!: boolean;
@@ -60,6 +66,8 @@ export class AppConfig {
 
   readonly currency!: string;
   readonly platformCommissionPercent!: number;
+  /** A completed ride may be rated by each side for this many days (CONTRACT §11). */
+  readonly ratingWindowDays!: number;
   readonly rideRequestTtlMinutes!: number;
   readonly rideExpirySweepSeconds!: number;
   /** A ride booked for later becomes requested this long before its pickup_at (CONTRACT §11). */
@@ -199,6 +207,9 @@ export class AppConfig {
         bookingRateLimitPerHour: read.int('BOOKING_RATE_LIMIT_PER_HOUR', 30, 0, 1_000_000),
         bidRateLimitPerMinute: read.int('BID_RATE_LIMIT_PER_MINUTE', 60, 0, 1_000_000),
         chatMessagesPerMinute: read.int('CHAT_MESSAGES_PER_MINUTE', 30, 0, 1_000_000),
+        sharedRideRateLimitPerIpPerMinute: read.int('SHARED_RIDE_RATE_LIMIT_PER_IP_PER_MINUTE', 120, 0, 1_000_000),
+        sharedRideCacheMs: read.int('SHARED_RIDE_CACHE_MS', 5000, 0, 60_000),
+        shareLinksPerHour: read.int('SHARE_LINKS_PER_HOUR', 30, 0, 1_000_000),
         loginOtpWindowMinutes: read.int('LOGIN_OTP_WINDOW_MINUTES', 10, 1, 24 * 60),
 
         driverAutoApprove: read.bool('DRIVER_AUTO_APPROVE', nodeEnv === 'development'),
@@ -208,6 +219,7 @@ export class AppConfig {
 
         currency,
         platformCommissionPercent: read.number('PLATFORM_COMMISSION_PERCENT', 0, 0, 100),
+        ratingWindowDays: read.int('RATING_WINDOW_DAYS', 7, 1, 365),
         rideRequestTtlMinutes: read.int('RIDE_REQUEST_TTL_MINUTES', 10, 1, 24 * 60),
         rideExpirySweepSeconds: read.int('RIDE_EXPIRY_SWEEP_SECONDS', 15, 1, 3600),
         dispatchLeadMinutes: read.int('DISPATCH_LEAD_MINUTES', 15, 0, 24 * 60),

@@ -77,7 +77,7 @@ describe('OpenAPI examples', () => {
 
   it('every 429 declares Retry-After; every 2xx has a description; servers and tags are set', () => {
     expect((document as unknown as Json).servers).toEqual([{ url: '/' }]);
-    expect((document as unknown as { tags: Array<{ name: string }> }).tags.map((tag) => tag.name)).toEqual(['auth', 'passenger', 'rides', 'bids', 'chat', 'driver', 'wallet', 'health']);
+    expect((document as unknown as { tags: Array<{ name: string }> }).tags.map((tag) => tag.name)).toEqual(['auth', 'passenger', 'rides', 'bids', 'chat', 'driver', 'wallet', 'sharing', 'health']);
     for (const { method, path, op } of operations(document)) {
       for (const [status, response] of Object.entries(op.responses as Record<string, ResponseObject>)) {
         if (status === '429') expect([method, path, response.headers?.['Retry-After']?.schema?.type]).toEqual([method, path, 'integer']);
@@ -152,6 +152,12 @@ describe('OpenAPI examples', () => {
         const { passenger: rider, rideId } = await acceptedRide(t);
         return call(m, p.replace('{ride_id}', rideId), body, rider.accessToken);
       },
+      // A completed ride per body: each side rates a ride once.
+      RideRatingsController_rate: async (body, m, p) => {
+        const { passenger: rider, driver, rideId } = await acceptedRide(t);
+        for (const status of ['driver_arrived', 'started', 'completed']) await setStatus(t, driver, rideId, status);
+        return call(m, p.replace('{ride_id}', rideId), body, rider.accessToken);
+      },
     };
 
     const withBody = operations(document).filter(({ op }) => op.requestBody?.content?.['application/json']);
@@ -224,8 +230,9 @@ describe('OpenAPI examples', () => {
     walk(document, '');
     expect(misplaced).toEqual([]);
     // The walk reached them: ride (return_location, passenger, driver, estimate.promo) and the nearby
-    // ride (the ride's three), the driver profile's last_location, me (wallet, driver), the active ride.
-    expect(objects).toBe(11);
+    // ride (the ride's three), the driver profile's last_location, me (wallet, driver), the active ride,
+    // the shared ride (driver, driver_location).
+    expect(objects).toBe(13);
   });
 
   it('the fields code generators typed as never null accept null under a strict reading', () => {

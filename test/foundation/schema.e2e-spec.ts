@@ -21,6 +21,8 @@ describe('entities and migrations', () => {
     'ride_events',
     'ride_messages',
     'ride_payments',
+    'ride_ratings',
+    'ride_share_links',
     'rides',
     'users',
     'vehicle_categories',

@@ -8,6 +8,8 @@ import { RidesPickupVector1763800009400 } from './1763800009400-rides-pickup-vec
 import { UsersLoginProof1763800009500 } from './1763800009500-users-login-proof';
 import { RidesOfferTipSurge1763800012000 } from './1763800012000-rides-offer-tip-surge';
 import { RidesPickupAt1763800013000 } from './1763800013000-rides-pickup-at';
+import { RideRatings1763800014000 } from './1763800014000-ride-ratings';
+import { RideShareLinks1763800014010 } from './1763800014010-ride-share-links';
 import { CreateRideMessages1763800015000 } from './1763800015000-create-ride-messages';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
@@ -22,5 +24,7 @@ export const MIGRATIONS = [
   UsersLoginProof1763800009500,
   RidesOfferTipSurge1763800012000,
   RidesPickupAt1763800013000,
+  RideRatings1763800014000,
+  RideShareLinks1763800014010,
   CreateRideMessages1763800015000,
 ];

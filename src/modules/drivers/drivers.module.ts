@@ -33,6 +33,6 @@ import { RedisLivePositionStore } from './redis-live-positions';
       },
     },
   ],
-  exports: [DriversService],
+  exports: [DriversService, DriverLocationsService],
 })
 export class DriversModule {}

@@ -16,7 +16,9 @@ export interface DriverRow {
   vehicle_color: string | null;
   vehicle_year: number | null;
   license_number: string | null;
-  rating: number;
+  /** numeric: pg returns text; null until rated. */
+  rating: string | null;
+  ratings_count: number;
   last_latitude: number | null;
   last_longitude: number | null;
   last_heading: number | null;
@@ -54,7 +56,7 @@ export interface MatchableDriverRow {
 }
 
 const COLUMNS = `user_id, status, is_online, vehicle_category_id, vehicle_make, vehicle_model, vehicle_plate, vehicle_color,
-  vehicle_year, license_number, rating, last_latitude, last_longitude, last_heading, last_speed, last_accuracy, last_location_at`;
+  vehicle_year, license_number, rating, ratings_count, last_latitude, last_longitude, last_heading, last_speed, last_accuracy, last_location_at`;
 
 @Injectable()
 export class DriversRepository {

@@ -165,6 +165,17 @@ export const LIVE_ROUTES = {
       push: () => ({ title: e.sender_role === 'driver' ? 'Message from your driver' : 'Message from your passenger', body: preview(e.message.text) }),
     },
   ],
+
+  // Only the rated party: the rater knows what they gave (the answer to their POST).
+  'ride.rated': (e) => [
+    {
+      type: 'ride_rated',
+      rideId: e.ride_id,
+      to: [e.rated_user_id],
+      data: { rating: e.rating, ride: e.ride },
+      push: () => ({ title: 'You were rated', body: `Ride ${e.ride.ride_code}: ${e.rating.stars} of 5 stars.` }),
+    },
+  ],
 } satisfies LiveRoutes;
 
 /** The events routed here, for the one subscription that handles them all. */

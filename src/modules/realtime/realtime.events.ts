@@ -14,7 +14,8 @@ export type RideEventType =
   | 'ride_cancelled'
   | 'driver_location'
   | 'chat_message'
-  | 'ride_tipped';
+  | 'ride_tipped'
+  | 'ride_rated';
 
 export interface RideEventMessage {
   type: RideEventType;

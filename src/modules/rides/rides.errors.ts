@@ -13,7 +13,9 @@ export type RideErrorCode =
   | 'RIDE_NOT_COMPLETED'
   | 'TIP_ALREADY_PAID'
   | 'TIP_WINDOW_CLOSED'
-  | 'SCHEDULED_RIDE_LIMIT';
+  | 'SCHEDULED_RIDE_LIMIT'
+  | 'RIDE_ALREADY_RATED'
+  | 'RATING_WINDOW_CLOSED';
 
 export const RIDE_MESSAGES: Record<RideErrorCode, string> = {
   RIDE_NOT_FOUND: 'Ride not found',
@@ -29,6 +31,8 @@ export const RIDE_MESSAGES: Record<RideErrorCode, string> = {
   TIP_ALREADY_PAID: 'Ride was already tipped',
   TIP_WINDOW_CLOSED: 'Tips are accepted only within 24 hours of completion',
   SCHEDULED_RIDE_LIMIT: 'You already have the maximum number of scheduled rides',
+  RIDE_ALREADY_RATED: 'You have already rated this ride',
+  RATING_WINDOW_CLOSED: 'The time to rate this ride has passed',
 };
 
 export class RideError extends DomainError<RideErrorCode> {

@@ -20,6 +20,9 @@ import { RideEntity } from './entities/ride.entity';
 import { VehicleCategoryEntity } from './entities/vehicle-category.entity';
 import { RideDispatchJob } from './jobs/ride-dispatch.job';
 import { RideExpiryJob } from './jobs/ride-expiry.job';
+import { RideRatingEntity } from './ratings/entities/ride-rating.entity';
+import { RideRatingsController } from './ratings/ride-ratings.controller';
+import { RideRatingsRepository } from './ratings/ride-ratings.repository';
 import { PassengerRidesController } from './passenger-rides.controller';
 import { FareEstimatesService } from './pricing/fare-estimates.service';
 import { PromoCodesRepository } from './pricing/promo-codes.repository';
@@ -47,10 +50,20 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
 @Module({
   imports: [
     RateLimitModule,
-    TypeOrmModule.forFeature([VehicleCategoryEntity, RideEntity, BidEntity, RideEventEntity, RidePaymentEntity, PromoCodeEntity, IdempotencyKeyEntity, RideMessageEntity]),
+    TypeOrmModule.forFeature([
+      VehicleCategoryEntity,
+      RideEntity,
+      BidEntity,
+      RideEventEntity,
+      RidePaymentEntity,
+      PromoCodeEntity,
+      IdempotencyKeyEntity,
+      RideMessageEntity,
+      RideRatingEntity,
+    ]),
     WalletsModule,
   ],
-  controllers: [RidesController, PassengerRidesController, BidsController, RideChatController, TipsController],
+  controllers: [RidesController, PassengerRidesController, BidsController, RideChatController, TipsController, RideRatingsController],
   providers: [
     // pricing
     VehicleCategoriesRepository,
@@ -79,6 +92,7 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     RideMessagesRepository,
     RideChatService,
     RideDispatchJob,
+    RideRatingsRepository,
   ],
   exports: [VehicleCategoriesService, RidesService, PromoCodesService],
 })

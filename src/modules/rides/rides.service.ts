@@ -108,6 +108,16 @@ export class RidesService {
     return JSON.stringify(rideToJson(row));
   }
 
+  /**
+   * The ride as the API shows it, from the ride cache (RIDE_CACHE_MS; ride events keep it right),
+   * for a caller that decides itself who may see what of it (trip sharing); undefined if none.
+   */
+  async findRideView(rideId: string): Promise<RideView | undefined> {
+    if (!isUuid(rideId)) return undefined;
+    const id = rideId.toLowerCase();
+    return (this.rideViews.peek(id) ?? (await this.rideViews.get(id)))?.json;
+  }
+
   async listPassengerHistory(user: AuthenticatedUser, status: string | undefined, page: number, limit: number): Promise<RideHistoryPage> {
     const { rows, total } = await this.rides.listPassengerHistory(user.id, status, (page - 1) * limit, limit);
     return { items: rows.map(rideToJson), page, limit, total };

@@ -24,7 +24,9 @@ export class DriverProfileResponseDto {
   @ApiProperty({ nullable: true, type: String }) vehicle_color!: string | null;
   @ApiProperty({ nullable: true, type: Number }) vehicle_year!: number | null;
   @ApiProperty({ nullable: true, type: String }) license_number!: string | null;
-  @ApiProperty({ example: 5 }) rating!: number;
+  @ApiProperty({ type: Number, nullable: true, example: 4.87, description: "The passengers' average, 2 decimals; null until rated" })
+  rating!: number | null;
+  @ApiProperty({ example: 23, description: 'How many passengers rated the driver' }) ratings_count!: number;
   @ApiProperty({ type: DriverLocationDto, nullable: true }) last_location!: DriverLocationDto | null;
   @ApiProperty({ nullable: true, type: String }) last_location_at!: string | null;
 }

@@ -20,6 +20,8 @@ const PICKUP_VEC_EXPRESSION =
 @Check('rides_children_check', `children >= 0`)
 @Check('rides_payment_method_check', `payment_method IN ('cash', 'wallet')`)
 @Check('rides_cancelled_by_check', `cancelled_by IN ('passenger', 'driver')`)
+@Check('rides_driver_rating_check', `driver_rating BETWEEN 1 AND 5`)
+@Check('rides_passenger_rating_check', `passenger_rating BETWEEN 1 AND 5`)
 // At most one non-final ride per code, one live ride booked for now per passenger and one live ride
 // per driver: the races are settled by these (a ride booked for later is dispatched whatever else is live).
 @Index('rides_code_live_uq', ['rideCode'], { unique: true, where: `status IN ${sqlStatusList(NON_FINAL_STATUSES)}` })
@@ -163,6 +165,14 @@ export class RideEntity {
 
   @Column({ name: 'cancelled_at', type: 'timestamptz', nullable: true })
   cancelledAt!: Date | null;
+
+  /** The stars the passenger gave the driver on this ride (ride_ratings holds the comment). */
+  @Column({ name: 'driver_rating', type: 'smallint', nullable: true })
+  driverRating!: number | null;
+
+  /** The stars the driver gave the passenger on this ride. */
+  @Column({ name: 'passenger_rating', type: 'smallint', nullable: true })
+  passengerRating!: number | null;
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;

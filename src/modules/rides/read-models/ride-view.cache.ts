@@ -51,6 +51,13 @@ export class RideViewCache {
     this.cache.invalidate(e.ride_id.toLowerCase());
   }
 
+  /** The rated ride shows the stars; every ride showing the rated user shows their new average. */
+  @OnDomainEvent('ride.rated')
+  private rated(e: DomainEventMap['ride.rated']): void {
+    this.cache.invalidate(e.ride_id.toLowerCase());
+    if (e.rated_user_id !== null) this.forgetRidesOf(e.rated_user_id);
+  }
+
   /** Rides show their passenger's and driver's public profiles. */
   @OnDomainEvent('user.profile_changed', 'driver.profile_changed')
   private profileChanged(e: { user_id: number }): void {

@@ -3,6 +3,7 @@ import { AcceptBidHandler } from '../bids/accept-bid.handler';
 import { SubmitBidHandler } from '../bids/submit-bid.handler';
 import { RaiseOfferHandler } from '../offers/raise-offer.handler';
 import { TipRideHandler } from '../tips/tip-ride.handler';
+import { RateRideHandler } from '../ratings/rate-ride.handler';
 import { BookRideHandler } from './handlers/book-ride.handler';
 import { DispatchRideHandler } from './handlers/dispatch-ride.handler';
 import { ScheduleRideHandler } from './handlers/schedule-ride.handler';
@@ -29,10 +30,11 @@ export class RideCommandHandlers {
     complete: CompleteRideHandler,
     raise_offer: RaiseOfferHandler,
     tip: TipRideHandler,
+    rate: RateRideHandler,
     dispatch: DispatchRideHandler,
   ) {
     const steps = { arrive: stepHandler<'arrive'>(), start: stepHandler<'start'>(), complete, no_step: NO_STEP_HANDLER };
-    this.user = { book, schedule, bid, accept, ...steps, cancel: CANCEL_HANDLER, raise_offer, tip };
+    this.user = { book, schedule, bid, accept, ...steps, cancel: CANCEL_HANDLER, raise_offer, tip, rate };
     this.sweeps = { expire: EXPIRE_HANDLER, dispatch };
   }
 
@@ -55,5 +57,6 @@ export const RIDE_COMMAND_HANDLER_PROVIDERS = [
   CompleteRideHandler,
   RaiseOfferHandler,
   TipRideHandler,
+  RateRideHandler,
   DispatchRideHandler,
 ];

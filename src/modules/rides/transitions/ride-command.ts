@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { DomainEventMap } from '../../../common/events/domain-events';
 import type { BidView } from '../bids/bid-view';
+import type { RideRatingView } from '../ratings/ride-rating.view';
 import type { RideView } from '../read-models/ride-view';
 import type { TipView } from '../tips/tip-view';
 import type { RideStatus } from '../ride-status';
@@ -21,6 +22,7 @@ export type RideCommand =
   | { type: 'cancel'; reason: string | null }
   | { type: 'raise_offer'; offeredFareMinor: number }
   | { type: 'tip'; amountMinor: number }
+  | { type: 'rate'; stars: number; comment: string | null }
   | { type: 'expire' }
   | { type: 'dispatch' };
 
@@ -34,8 +36,8 @@ export type CommandOf<K extends RideCommandType> = Extract<RideCommand, { type: 
 export type UserCommandType = Exclude<RideCommandType, SweepCommandType>;
 export type UserCommand = Extract<RideCommand, { type: UserCommandType }>;
 
-/** What a command answers with: the ride as the API shows it, or, for a bid, the bid, for a tip, the tip. */
-export type ResultOf<K extends RideCommandType> = K extends 'bid' ? BidView : K extends 'tip' ? TipView : RideView;
+/** What a command answers with: the ride as the API shows it, or, for a bid, the bid, for a tip, the tip, for a rating, the rating. */
+export type ResultOf<K extends RideCommandType> = K extends 'bid' ? BidView : K extends 'tip' ? TipView : K extends 'rate' ? RideRatingView : RideView;
 
 /** Who acts: a user (their relation to the ride decides what they may do), or the platform. */
 export type RideActor = { id: number } | 'system';

@@ -79,6 +79,8 @@ export const RIDE_TRANSITIONS = {
   raise_offer: { from: { passenger: ['requested'] }, refusal: 'RIDE_NOT_REQUESTED', open: 'expires_at', event: 'ride.offer_raised' },
   // Once, within 24 h of completion (the handler judges the window and a tip already paid).
   tip: { from: { passenger: ['completed'] }, refusal: 'RIDE_NOT_COMPLETED', event: 'ride.tipped' },
+  // A rating changes no status: each side once (the handler), within RATING_WINDOW_DAYS of completion.
+  rate: { from: { passenger: ['completed'], driver: ['completed'] }, refusal: 'RIDE_NOT_COMPLETED', event: 'ride.rated' },
   expire: { to: 'expired', from: { system: ['requested'] }, refusal: 'RIDE_NOT_REQUESTED', due: 'expires_at', withdrawsBids: true, event: 'ride.expired' },
 } as const satisfies Record<string, RideTransitionRule>;
 
