@@ -19,7 +19,7 @@ export default async function globalSetup(): Promise<void> {
     // As root, PostgreSQL runs as an unprivileged user that must be able to enter this directory.
     chmodSync(root, 0o755);
     const dataDir = join(root, 'data');
-    const embedded = await startEmbeddedPostgres({ dataDir, port: 0, database: 'postgres' });
+    const embedded = await startEmbeddedPostgres({ dataDir, port: 0, database: 'postgres', throwaway: true });
     (globalThis as Record<string, unknown>).__RH_EMBEDDED_PG__ = { stop: embedded.stop, dataDir };
     admin = embedded.url;
   }
