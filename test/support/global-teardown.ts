@@ -30,3 +30,23 @@ async function dropRunDatabases(admin: string, template: string): Promise<void> 
   );
   await drop(template);
 }
+
+/**
+ * A run cut short (Ctrl-C) leaves its template and clones behind. On a server on this machine, the
+ * next run drops those of runs whose process (the pid in the name) is gone; runs still going, of
+ * this checkout or another, keep theirs. A remote server's runs may be other machines' pids: left alone.
+ */
+export async function dropDatabasesOfDeadRuns(admin: string): Promise<void> {
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(new URL(admin).hostname)) return;
+  const alive = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  };
+  const rows = await withAdminClient((c) => c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname ~ '^rh_(tpl|t)_[0-9]+_[0-9]{13}'`), admin);
+  const dead = rows.rows.map((r) => r.datname).filter((name) => !alive(Number(/^rh_(?:tpl|t)_(\d+)_/.exec(name)![1])));
+  for (const name of dead) await withAdminClient((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`), admin).catch(() => undefined);
+}
