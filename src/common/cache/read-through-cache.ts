@@ -43,7 +43,7 @@ export class ReadThroughCache<K extends NonNullable<unknown>, V> {
 
   constructor(options: ReadThroughCacheOptions) {
     this.ttlMs = Math.max(0, Math.ceil(options.ttlMs));
-    this.now = options.now ?? (() => performance.now());
+    this.now = options.now ?? Date.now;
     // ttlResolution 0: the clock is read on each access, so an entry never outlives its TTL.
     this.entries = new LRUCache({ max: Math.max(1, options.maxEntries), ttlResolution: 0, perf: { now: this.now } });
   }
