@@ -12,6 +12,7 @@ const { performance } = require('node:perf_hooks');
 const { CENTER, randomPoint, seedDrivers, seedPassengers, seedRequestedRides } = require('./lib/city');
 const { mintAccessToken } = require('./lib/jwt');
 const { mapLimit, percentiles, rssMb } = require('./lib/stats');
+const { baselineFanOut, perSocket, spreads, untilCounted, window } = require('./fanout-cost');
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const now = () => performance.timeOrigin + performance.now();
@@ -135,7 +136,13 @@ function workerCall(worker, msg, replyType) {
       }
     };
     worker.on('message', onMessage);
-    worker.send(msg);
+    // With a callback, a closed channel rejects this call instead of emitting an unhandled 'error'.
+    worker.send(msg, (err) => {
+      if (err) {
+        worker.off('message', onMessage);
+        reject(err);
+      }
+    });
   });
 }
 
@@ -167,6 +174,8 @@ async function fanOut(ctx, { workers: workerCount, bookings, passengerToken }) {
     let heartbeatAt = 0;
     let receivers = 0;
     const rides = [];
+    const windows = [];
+    let frameBytes = 0;
     for (let b = 0; b < bookings; b += 1) {
       // The matcher only considers heartbeats younger than 60 s.
       if (Date.now() - heartbeatAt > 30_000) {
@@ -175,41 +184,81 @@ async function fanOut(ctx, { workers: workerCount, bookings, passengerToken }) {
         heartbeatAt = Date.now();
         if (receivers < drivers.length) result.heartbeat_failures = drivers.length - receivers;
       }
-      const booked = await must(ctx.base, 'POST', '/api/v1/rides/book', passengerToken, rideBody(pickup, ctx.categoryId));
-      const respondedAt = now();
-      rides.push({ id: booked.id, respondedAt });
-      // Wait until every receiver has it (or 15 s), then cancel so that the passenger may book again.
-      const deadline = Date.now() + 15_000;
-      for (;;) {
-        const counts = await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'counts', rideIds: [booked.id] }, 'counts')));
-        const got = counts.reduce((s, c) => s + c.counts[booked.id], 0);
-        if (got >= Math.min(receivers, open) || Date.now() > deadline) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      // From before the booking until every receiver has it (or 15 s): the server's and the clients' CPU.
+      const w = await window(
+        ctx.servicePid(),
+        workers,
+        workerCall,
+        async () => {
+          const booked = await must(ctx.base, 'POST', '/api/v1/rides/book', passengerToken, rideBody(pickup, ctx.categoryId));
+          return { booked, respondedAt: now() };
+        },
+        ({ booked }) => untilCounted(workers, workerCall, booked.id, Math.min(receivers, open)),
+      );
+      const { booked, respondedAt } = w.caused;
+      frameBytes = Buffer.byteLength(rideRequestedFrame(booked.id, booked));
+      rides.push({ id: booked.id, respondedAt, booked });
+      windows.push(w);
+      // Cancelled so that the passenger may book again.
       await must(ctx.base, 'POST', `/api/v1/rides/${booked.id}/cancel`, passengerToken, { reason: 'bench' });
     }
     const collected = await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'collect' }, 'arrivals')));
     const latencies = [];
-    for (const ride of rides) {
-      for (const c of collected) for (const at of c.arrivals[ride.id] || []) latencies.push(at - ride.respondedAt);
-    }
+    const byRide = rides.map((ride) => collected.flatMap((c) => c.arrivals[ride.id] || []));
+    rides.forEach((ride, i) => {
+      for (const at of byRide[i]) latencies.push(at - ride.respondedAt);
+    });
     const expected = Math.min(receivers, open) * rides.length;
     Object.assign(result, {
       bookings: rides.length,
       expected_deliveries: expected,
       delivered: latencies.length,
       latency_ms: percentiles(latencies),
+      spread_ms: spreads(byRide),
+      // The matcher answers from memory, inside the publish: the first frames may leave before the response.
+      first_arrival_ms: percentiles(byRide.flatMap((a, i) => (a.length ? [Math.min(...a) - rides[i].respondedAt] : []))),
+      frame_bytes: frameBytes,
+      ...perSocket(windows, latencies.length),
       unexpected_closes: collected.reduce((s, c) => s + c.unexpectedCloses, 0),
     });
+    // The service's sockets go before the baseline's open: the clients' machine is the same.
+    await closeWorkers(workers);
+    const sample = rides[0] && rides[0].booked;
+    if (sample && !process.env.BENCH_NO_WS_BASELINE) {
+      const baseline = await baselineFanOut({ sockets: open, workerCount, events: rides.length, frameOf: (id) => rideRequestedFrame(id, sample), workerCall });
+      result.baseline = baseline;
+      result.ratios = {
+        server_us_per_socket: ratio(result.server_us, baseline.server_us),
+        clients_us_per_socket: ratio(result.clients_us, baseline.clients_us),
+        spread_p99: ratio(result.spread_ms.p99, baseline.spread_ms.p99),
+      };
+    }
     result.note = `${result.delivered}/${expected} delivered (p50/p99 = arrival − booking response); ${result.kb_per_socket} KB per socket`;
     if (open < drivers.length) result.failure = `${drivers.length - open} of ${drivers.length} sockets failed to open`;
     else if (latencies.length < expected) result.failure = `${expected - latencies.length} of ${expected} deliveries missing`;
     else if (latencies.length < drivers.length * rides.length) result.failure = `only ${receivers} of ${drivers.length} heartbeats succeeded`;
   } finally {
-    await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'close' }, 'closed').catch(() => undefined)));
-    for (const worker of workers) if (worker.exitCode === null) worker.kill();
+    await closeWorkers(workers);
   }
   return result;
+}
+
+const closedWorkers = new WeakSet();
+
+async function closeWorkers(workers) {
+  const open = workers.filter((worker) => worker.connected && !closedWorkers.has(worker));
+  for (const worker of open) closedWorkers.add(worker);
+  await Promise.all(open.map((worker) => workerCall(worker, { cmd: 'close' }, 'closed').catch(() => undefined)));
+  for (const worker of workers) if (worker.exitCode === null) worker.kill();
+}
+
+/** The frame the service sends for a new request (realtime.events.ts): the baseline sends one as large. */
+function rideRequestedFrame(rideId, ride) {
+  return JSON.stringify({ type: 'ride_requested', ride_id: rideId, data: { ride: { ...ride, id: rideId } }, at: new Date().toISOString() });
+}
+
+function ratio(a, b) {
+  return a && b ? Math.round((a / b) * 100) / 100 : null;
 }
 
 /** RIDES rides, 10 bids each, then the passenger fires the 10 accepts at once: one 200, nine 409. */
@@ -249,4 +298,4 @@ async function acceptRaces(ctx, { rides, bidders = 10 }) {
   return row;
 }
 
-module.exports = { nearbyCity, heartbeats, fanOut, acceptRaces, seedDrivers, mintAccessToken, rssMb };
+module.exports = { workerCall, nearbyCity, heartbeats, fanOut, acceptRaces, seedDrivers, mintAccessToken, rssMb };

@@ -84,6 +84,7 @@ function markdown(report) {
       '|---:|---:|---:|---:|---:|---:|---:|',
       `| ${fan.delivered} / ${fan.expected_deliveries} | ${fan.latency_ms.p50} | ${fan.latency_ms.p99} | ${fan.latency_ms.max} | ${fan.rss_before_sockets_mb} MB | ${fan.rss_with_sockets_mb} MB | ${fan.kb_per_socket} |`,
       '',
+      ...fanOutCostLines(fan),
     );
   }
   if (race) {
@@ -104,8 +105,30 @@ function markdown(report) {
   return out.join('\n');
 }
 
+/**
+ * The fan-out's cost per socket against a bare ws server in the same run (bench/fanout-cost.js):
+ * server CPU, client CPU, and the first-to-last arrival spread the clients see.
+ */
+function fanOutCostLines(fan) {
+  if (!fan || !fan.baseline) return [];
+  const b = fan.baseline;
+  const r = fan.ratios || {};
+  return [
+    `Cost per socket (${fan.frame_bytes}-byte frame; CPU from before the booking until every socket has the frame, /proc ticks for the servers, process.cpuUsage for the clients; spread = arrival − the event's first arrival). Baseline: a bare \`ws\` server (bench/baseline-ws-server.js) writing a frame of the same size to as many sockets of the same client workers, measured right after.`,
+    '',
+    '| | server CPU µs/socket | clients CPU µs/socket | spread p50 ms | spread p99 ms |',
+    '|---|---:|---:|---:|---:|',
+    `| service (booking → matcher → ConnectionRegistry) | ${fan.server_us} | ${fan.clients_us} | ${fan.spread_ms.p50} | ${fan.spread_ms.p99} |`,
+    `| bare ws server (baseline) | ${b.server_us} | ${b.clients_us} | ${b.spread_ms.p50} | ${b.spread_ms.p99} |`,
+    `| ratio service / baseline | ${r.server_us_per_socket ?? '–'} | ${r.clients_us_per_socket ?? '–'} | | ${r.spread_p99 ?? '–'} |`,
+    '',
+    fan.first_arrival_ms ? `First arrival − booking response, per booking: p50 ${fan.first_arrival_ms.p50} ms, max ${fan.first_arrival_ms.max} ms (negative: the frames left while the booking was still answering).` : '',
+    '',
+  ];
+}
+
 function writeMarkdown(path, report) {
   writeFileSync(path, markdown(report));
 }
 
-module.exports = { judge, mark, writeMarkdown };
+module.exports = { judge, mark, writeMarkdown, fanOutCostLines };

@@ -3,7 +3,8 @@
  * A share of the bench's drivers, in a process of its own (forked by bench/run.js): opens their
  * live WebSockets, sends their location heartbeats, and timestamps every ride_requested on arrival
  * (epoch milliseconds from performance.timeOrigin + now(), the clock the parent uses for booking
- * responses: same machine). Driven over IPC: connect, heartbeat, counts, collect, close.
+ * responses: same machine). Driven over IPC: connect, heartbeat (going online first), cpu, counts,
+ * collect, close. The same worker also connects to bench/baseline-ws-server.js (any token will do).
  */
 const { performance } = require('node:perf_hooks');
 const WebSocket = require('ws');
@@ -56,6 +57,17 @@ function open(driver, wsBase) {
 }
 
 async function heartbeat(driver, point) {
+  if (!driver.online) {
+    // Through the API, as an app does: the matcher on every instance learns of it from the event.
+    const res = await fetch(`${base}/api/v1/driver/status`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${driver.token}` },
+      body: JSON.stringify({ is_online: true }),
+    });
+    await res.arrayBuffer();
+    if (!res.ok) return false;
+    driver.online = true;
+  }
   const res = await fetch(`${base}/api/v1/driver/location`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${driver.token}` },
@@ -76,6 +88,10 @@ process.on('message', async (msg) => {
     } else if (msg.cmd === 'heartbeat') {
       const results = await mapLimit(drivers, msg.concurrency || 16, (d) => heartbeat(d, msg.point).catch(() => false));
       process.send({ type: 'heartbeats', ok: results.filter(Boolean).length, failed: results.filter((r) => !r).length });
+    } else if (msg.cmd === 'cpu') {
+      // Cumulative CPU time of this client process, in µs: the client's share of a fan-out.
+      const usage = process.cpuUsage();
+      process.send({ type: 'cpu', us: usage.user + usage.system });
     } else if (msg.cmd === 'counts') {
       process.send({ type: 'counts', counts: Object.fromEntries(msg.rideIds.map((id) => [id, (arrivals.get(id) || []).length])) });
     } else if (msg.cmd === 'collect') {

@@ -39,6 +39,7 @@ async function main(argv) {
     LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
     JWT_SECRET: 'demo-secret-demo-secret-demo-secret-0123',
     AUTH_RATE_LIMIT_PER_IP_PER_MINUTE: '0',
+    SHARED_RIDE_RATE_LIMIT_PER_IP_PER_MINUTE: '0',
     OTP_RESEND_COOLDOWN_SECONDS: '0',
     OTP_MAX_PER_HOUR: '0',
     DRIVER_AUTO_APPROVE: 'true',

@@ -90,6 +90,7 @@ async function main(argv) {
     OTP_MAX_PER_HOUR: '0',
     BOOKING_RATE_LIMIT_PER_HOUR: '0',
     BID_RATE_LIMIT_PER_MINUTE: '0',
+    SHARED_RIDE_RATE_LIMIT_PER_IP_PER_MINUTE: '0',
     // A busy instance holds each connection longer (a transaction's statements wait on its event
     // loop): more than the default 10, so that waits for a connection stay short.
     DB_POOL_SIZE: process.env.DB_POOL_SIZE || '30',

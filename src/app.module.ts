@@ -21,6 +21,7 @@ import { AuthModule } from './modules/auth/auth.module';
 import { DriversModule } from './modules/drivers/drivers.module';
 import { RealtimeModule } from './modules/realtime/realtime.module';
 import { RidesModule } from './modules/rides/rides.module';
+import { TripSharingModule } from './modules/trip-sharing/trip-sharing.module';
 import { WalletsModule } from './modules/wallets/wallets.module';
 
 @Module({})
@@ -40,6 +41,7 @@ export class AppModule {
         AuthModule,
         RidesModule,
         DriversModule,
+        TripSharingModule,
         RealtimeModule,
         WalletsModule,
       ],

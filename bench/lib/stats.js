@@ -20,6 +20,17 @@ function rssMb(pid) {
   }
 }
 
+/** CPU time (user + system) of a process in ms, from /proc/<pid>/stat (10 ms ticks); undefined off Linux. */
+function cpuMs(pid) {
+  try {
+    const stat = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
 async function mapLimit(items, limit, fn) {
   const results = new Array(items.length);
   let next = 0;
@@ -33,4 +44,4 @@ async function mapLimit(items, limit, fn) {
   return results;
 }
 
-module.exports = { percentiles, rssMb, mapLimit };
+module.exports = { percentiles, rssMb, cpuMs, mapLimit };

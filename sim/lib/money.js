@@ -5,27 +5,29 @@ const cents = (major) => Math.round(Number(major) * 100);
 
 /**
  * The wallet checks of the simulation. A passenger's balance must equal what was credited minus the
- * fares of their completed wallet rides; a driver's must equal the sum of `earning` of the wallet
- * rides in their earnings items, and each completed ride the simulation saw must be in those items at
+ * fares of their completed wallet rides and their tips; a driver's must equal the sum of `earning` of the wallet
+ * rides and the tips in their earnings items, and each completed ride the simulation saw must be in those items at
  * the fare the passenger accepted. Returns the violations as sentences.
  */
-function checkPassengerWallet({ userId, balance, creditedCents, walletFaresCents }) {
-  const expected = creditedCents - walletFaresCents.reduce((s, f) => s + f, 0);
+function checkPassengerWallet({ userId, balance, creditedCents, walletFaresCents, tipsCents = [] }) {
+  const expected = creditedCents - [...walletFaresCents, ...tipsCents].reduce((s, f) => s + f, 0);
   const actual = cents(balance);
-  return actual === expected ? [] : [`passenger ${userId}: wallet balance ${fmt(actual)}, expected ${fmt(expected)} (credited ${fmt(creditedCents)} − ${walletFaresCents.length} wallet fares)`];
+  return actual === expected ? [] : [`passenger ${userId}: wallet balance ${fmt(actual)}, expected ${fmt(expected)} (credited ${fmt(creditedCents)} − ${walletFaresCents.length} wallet fares − ${tipsCents.length} tips)`];
 }
 
 function checkDriverWallet({ userId, balance, earningsItems, completedRides }) {
   const problems = [];
-  const walletEarnings = earningsItems.filter((i) => i.payment_method === 'wallet').reduce((s, i) => s + cents(i.earning), 0);
+  // Tips reach the wallet whatever the ride's payment method.
+  const walletEarnings = earningsItems.reduce((s, i) => s + (i.payment_method === 'wallet' ? cents(i.earning) : 0) + (i.tip ? cents(i.tip) : 0), 0);
   const actual = cents(balance);
-  if (actual !== walletEarnings) problems.push(`driver ${userId}: wallet balance ${fmt(actual)}, but wallet earnings add up to ${fmt(walletEarnings)}`);
+  if (actual !== walletEarnings) problems.push(`driver ${userId}: wallet balance ${fmt(actual)}, but wallet earnings and tips add up to ${fmt(walletEarnings)}`);
   const byRide = new Map(earningsItems.map((i) => [i.ride_id, i]));
   for (const ride of completedRides) {
     const item = byRide.get(ride.rideId);
     if (!item) problems.push(`driver ${userId}: completed ride ${ride.rideId} missing from earnings`);
     else if (cents(item.fare) !== ride.fareCents) problems.push(`driver ${userId}: ride ${ride.rideId} fare ${fmt(cents(item.fare))} in earnings, accepted bid was ${fmt(ride.fareCents)}`);
     else if (item.payment_method !== ride.paymentMethod) problems.push(`driver ${userId}: ride ${ride.rideId} paid by ${item.payment_method}, booked as ${ride.paymentMethod}`);
+    else if (ride.tipCents != null && cents(item.tip) !== ride.tipCents) problems.push(`driver ${userId}: ride ${ride.rideId} tip ${fmt(cents(item.tip))} in earnings, passenger tipped ${fmt(ride.tipCents)}`);
   }
   return problems;
 }

@@ -8,16 +8,24 @@ const { LatencyBook } = require('./stats');
 const { cents, checkPassengerWallet, checkDriverWallet } = require('./money');
 const { ApiClient } = require('./http');
 const { LiveSocket } = require('./live');
+const { createChat } = require('./chat');
+const { bookForLater } = require('./ride-later');
+const { createTrust } = require('./trust');
 
 const CENTRE = { latitude: 52.52, longitude: 13.405 };
 const DRIVER_SPEED_KM_S = 0.015; // 54 km/h while cruising
 const EXPECTED_RADIUS_KM = 4; // well inside MATCHING_RADIUS_KM (5): must be told
 const FORBIDDEN_RADIUS_KM = 6; // well outside it: must not be told
 const WALLET_CREDIT = 150;
+/** Share of bookings made at the passenger's own price (offered_fare), and of completed rides tipped. */
+const OFFER_CHANCE = 0.2;
+const TIP_CHANCE = 0.3;
+/** A rider tips only while the wallet keeps this much for the next wallet fares. */
+const TIP_RESERVE_CENTS = 6000;
 // Each credit is a CLI process (a Nest start-up, seconds on a busy machine): a few dozen wallets are
 // enough to show wallet payments in a run of hundreds of passengers.
 const MAX_CREDITED_WALLETS = 40;
-const RIDE_EVENTS = new Set(['ride_requested', 'ride_accepted', 'ride_status_changed', 'ride_cancelled']);
+const RIDE_EVENTS = new Set(['ride_requested', 'ride_accepted', 'ride_status_changed', 'ride_cancelled', 'ride_tipped', 'ride_rated']);
 // A driver weighs a few offers at a time, not every request in the city: without a cap, each
 // booking draws a bid from nearly every idle driver.
 const MAX_OPEN_BIDS = 3;
@@ -52,7 +60,7 @@ async function runSimulation(opts) {
   // of users the set-up alone can take minutes.
   let endAt = Infinity;
   const nonce = String((Math.floor(Date.now() / 1000) + process.pid) % 10000).padStart(4, '0');
-  const counters = { requests: 0, errors: 0, serverErrors: 0, rateLimited: 0, bids: 0, requested: 0, accepted: 0, completed: 0, cancelled: 0, expired: 0, excused: 0 };
+  const counters = { requests: 0, errors: 0, serverErrors: 0, rateLimited: 0, bids: 0, requested: 0, accepted: 0, completed: 0, cancelled: 0, expired: 0, excused: 0, tips: 0 };
   const endpointLatency = new LatencyBook();
   const eventLatency = new LatencyBook();
   const violations = [];
@@ -77,6 +85,7 @@ async function runSimulation(opts) {
     pending.add(e);
     user.pending.add(e);
   };
+  const chat = createChat({ api, report, expectEvent, counters });
   const settle = (e) => {
     pending.delete(e);
     e.user.pending.delete(e);
@@ -104,6 +113,7 @@ async function runSimulation(opts) {
     for (const u of users.values()) for (const [rideId, r] of u.inbox) if (now() - r.last > INBOX_KEEP_MS) u.inbox.delete(rideId);
   };
   const sweeper = setInterval(sweep, 250);
+  const trust = createTrust({ api, report, expectEvent, users });
 
   const onMessage = (user, message, at) => {
     if (o.capture) o.capture.event(message);
@@ -127,6 +137,7 @@ async function runSimulation(opts) {
   const checkReceiver = (user, message) => {
     const ride = message.data && message.data.ride;
     if (message.type === 'error') return report('wrong-event', `${user.role} ${user.id} got error ${JSON.stringify(message.data)}`);
+    if (chat.checkReceiver(user, message, rides)) return;
     if (user.role === 'passenger') {
       if (message.type === 'ride_requested') return report('wrong-receiver', `passenger ${user.id} got ride_requested for ${message.ride_id}`);
       if (message.type === 'bid_submitted') {
@@ -189,7 +200,7 @@ async function runSimulation(opts) {
     const user = {
       id: registered.body.user.id, role, index, base, phone, token: registered.body.access_token,
       rng: createRng(deriveSeed(o.seed, role === 'driver' ? 10_000 + index : index)),
-      inbox: new Map(), pending: new Set(), waiters: new Set(), beats: [], sent: [], path: [], bidRides: new Set(), openBids: new Map(), completed: [], walletFaresCents: [], creditedCents: 0,
+      inbox: new Map(), pending: new Set(), waiters: new Set(), beats: [], sent: [], path: [], bidRides: new Set(), openBids: new Map(), completed: [], walletFaresCents: [], tipsCents: [], creditedCents: 0,
     };
     users.set(user.id, user);
     user.socket = new LiveSocket({ base, token: user.token, onMessage: (m, at) => onMessage(user, m, at), onProblem: (p) => report('websocket', `${role} ${user.id}: ${p}`) });
@@ -288,7 +299,8 @@ async function runSimulation(opts) {
     if (message.type === 'ride_requested' && !d.currentRide && d.openBids.size < MAX_OPEN_BIDS) {
       if (!d.rng.chance(bidChance)) return;
       const total = ride.estimate && ride.estimate.breakdown ? ride.estimate.breakdown.total : 5 + distanceKm(ride.pickup, ride.dropoff) * 1.5;
-      const amount = Math.round(total * d.rng.between(0.9, 1.25) * 100) / 100;
+      // A bid equal to the passenger's own price is how a driver takes it.
+      const amount = ride.offered_fare && d.rng.chance(0.5) ? ride.offered_fare : Math.round(total * d.rng.between(0.9, 1.25) * 100) / 100;
       const eta = Math.max(1, Math.round(distanceKm(d.pos, ride.pickup) / 0.4));
       act(d.rng.between(300, 2000)).then(async () => {
         if (d.currentRide || !beating || d.openBids.size >= MAX_OPEN_BIDS) return;
@@ -343,6 +355,7 @@ async function runSimulation(opts) {
       const pickup = { latitude: r.pickup.latitude, longitude: r.pickup.longitude };
       if (!(await to('driver_arrived', d.rng.between(5000, 9000), { from: { ...d.pos }, to: pickup }))) return;
       d.leg = { from: pickup, to: pickup, startAt: now(), endAt: now() + 1 };
+      await chat.atPickup(d, users.get(r.passengerId), r);
       if (!(await to('started', d.rng.between(1500, 3000)))) return;
       if (!(await to('completed', d.rng.between(8000, 14000), { from: pickup, to: r.dropoff }))) return;
       d.pos = { latitude: r.dropoff.latitude, longitude: r.dropoff.longitude };
@@ -350,6 +363,7 @@ async function runSimulation(opts) {
       counters.completed++;
       d.completed.push({ rideId, fareCents: r.fareCents, paymentMethod: r.paymentMethod });
       if (r.paymentMethod === 'wallet') users.get(r.passengerId).walletFaresCents.push(r.fareCents);
+      await trust.rate(d, r);
     } finally {
       d.leg = null;
       d.currentRide = null;
@@ -432,8 +446,10 @@ async function runSimulation(opts) {
   const oneRide = async (p, plan) => {
     const payload = ridePayload(p);
     p.rides = (p.rides || 0) + 1;
-    await api.call(p.base, 'POST', '/rides/estimate', { token: p.token, body: payload, label: 'POST /rides/estimate', who: `passenger ${p.id}` });
+    const estimate = await api.call(p.base, 'POST', '/rides/estimate', { token: p.token, body: payload, label: 'POST /rides/estimate', who: `passenger ${p.id}` });
     const paymentMethod = p.creditedCents > 0 && p.rng.chance(0.6) ? 'wallet' : 'cash';
+    // Some riders name their own price: near the estimate, well above MIN_OFFER_PERCENT (70 %) of it.
+    if (estimate.ok && p.rng.chance(OFFER_CHANCE)) payload.offered_fare = Math.round(estimate.body.breakdown.total * p.rng.between(0.85, 1.05) * 100) / 100;
     const sentAt = now();
     p.booking = { earlyBids: [] };
     const booked = await api.call(p.base, 'POST', '/rides/book', { token: p.token, body: { ...payload, payment_method: paymentMethod }, label: 'POST /rides/book', who: `passenger ${p.id}` });
@@ -444,7 +460,8 @@ async function runSimulation(opts) {
       if (rideId !== ride.id) report('wrong-receiver', `passenger ${p.id} got bid_submitted for another passenger's ride ${rideId}`);
     }
     if (!booked.ok) return act(2000);
-    const r = { id: ride.id, code: ride.ride_code, passengerId: p.id, pickup: ride.pickup, dropoff: ride.dropoff, status: 'requested', outcome: 'in_progress', paymentMethod };
+    const surge = ride.estimate?.breakdown?.surge_multiplier ?? 1;
+    const r = { id: ride.id, code: ride.ride_code, passengerId: p.id, pickup: ride.pickup, dropoff: ride.dropoff, status: 'requested', outcome: 'in_progress', paymentMethod, surge };
     rides.set(r.id, r);
     counters.requested++;
     expectRequested(r, sentAt, booked.at);
@@ -511,9 +528,30 @@ async function runSimulation(opts) {
       await act(p.rng.between(1000, 3000));
       if (await cancel(p, r, 'found another ride')) return;
     }
-    const done = await waitFor(p, (m) => m.ride_id === r.id && ((m.type === 'ride_status_changed' && m.data.ride.status === 'completed') || m.type === 'ride_cancelled'), 90_000);
+    const ended = waitFor(p, (m) => m.ride_id === r.id && ((m.type === 'ride_status_changed' && m.data.ride.status === 'completed') || m.type === 'ride_cancelled'), 90_000);
+    await trust.shareTrip(p, r.id);
+    const done = await ended;
     if (!done) report('stuck-ride', `ride ${r.id} neither completed nor cancelled within 90 s of acceptance`);
+    else if (done.type === 'ride_status_changed') {
+      await trust.rate(p, r);
+      await maybeTip(p, r);
+    }
     else if (r.status !== 'completed') await sleep(200);
+  };
+
+  /** Some riders with a credited wallet tip after the ride (cash rides too), keeping enough for their next fares. */
+  const maybeTip = async (p, r) => {
+    const spent = [...p.walletFaresCents, ...p.tipsCents].reduce((sum, c) => sum + c, 0) + (r.paymentMethod === 'wallet' ? r.fareCents : 0);
+    const tipCents = Math.round(p.rng.between(1, 3) * 100);
+    if (p.creditedCents - spent < tipCents + TIP_RESERVE_CENTS || !p.rng.chance(TIP_CHANCE)) return;
+    await act(p.rng.between(500, 1500));
+    const res = await api.call(p.base, 'POST', `/rides/${r.id}/tip`, { token: p.token, body: { amount: tipCents / 100 }, label: 'POST /rides/{id}/tip', who: `passenger ${p.id}` });
+    if (!res.ok) return;
+    p.tipsCents.push(tipCents);
+    r.tipCents = tipCents;
+    counters.tips++;
+    const winner = users.get(r.driverId);
+    if (winner) expectEvent(winner, 'ride_tipped', r.id, (m) => m.type === 'ride_tipped' && cents(m.data.tip.amount) === tipCents, res.at);
   };
 
   const setupSeconds = (now() - t0) / 1000;
@@ -531,6 +569,9 @@ async function runSimulation(opts) {
       else if (x < 0.27) plan = 'cancel-requested';
       else if (x < 0.4) plan = 'cancel-accepted';
       first = false;
+      // Now and then a rider books for later too (the ride waits beside the rides for now); the
+      // second rider does at once, so that every run, however short, shows it.
+      if ((i === 1 && !p.rides) || p.rng.chance(0.1)) await bookForLater({ api, p, payload: ridePayload(p), report, counters });
       await oneRide(p, plan);
       await act(p.rng.between(1000, Math.max(1000, o.pauseMs)));
     }
@@ -547,7 +588,7 @@ async function runSimulation(opts) {
   // ---- money
   for (const p of passengers) {
     const w = await api.call(p.base, 'GET', '/wallet', { token: p.token, label: 'GET /wallet', who: `passenger ${p.id}` });
-    if (w.ok) for (const v of checkPassengerWallet({ userId: p.id, balance: w.body.balance, creditedCents: p.creditedCents, walletFaresCents: p.walletFaresCents })) report('money', v);
+    if (w.ok) for (const v of checkPassengerWallet({ userId: p.id, balance: w.body.balance, creditedCents: p.creditedCents, walletFaresCents: p.walletFaresCents, tipsCents: p.tipsCents })) report('money', v);
   }
   for (const d of drivers) {
     const w = await api.call(d.base, 'GET', '/wallet', { token: d.token, label: 'GET /wallet', who: `driver ${d.id}` });
@@ -558,7 +599,7 @@ async function runSimulation(opts) {
       items.push(...e.body.items);
       if (e.body.items.length < 100) break;
     }
-    if (w.ok) for (const v of checkDriverWallet({ userId: d.id, balance: w.body.balance, earningsItems: items, completedRides: d.completed })) report('money', v);
+    if (w.ok) for (const v of checkDriverWallet({ userId: d.id, balance: w.body.balance, earningsItems: items, completedRides: d.completed.map((c) => ({ ...c, tipCents: rides.get(c.rideId)?.tipCents ?? null })) })) report('money', v);
   }
 
   clearInterval(sweeper);
@@ -582,7 +623,7 @@ async function runSimulation(opts) {
     map: {
       centre: CENTRE,
       drivers: drivers.map((d) => ({ id: d.id, path: d.path })),
-      rides: [...rides.values()].map((r) => ({ id: r.id, code: r.code, pickup: r.pickup, dropoff: r.dropoff, outcome: r.outcome })),
+      rides: [...rides.values()].map((r) => ({ id: r.id, code: r.code, pickup: r.pickup, dropoff: r.dropoff, outcome: r.outcome, surge: r.surge })),
     },
   };
 }

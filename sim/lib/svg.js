@@ -1,13 +1,15 @@
 /* global module */
 'use strict';
 const OUTCOME_COLOURS = { completed: '#2e7d32', cancelled: '#c62828', expired: '#757575', in_progress: '#1565c0' };
+const SURGE_COLOUR = '#ff9800';
 const DRIVER_COLOURS = ['#8e24aa', '#f57c00', '#00838f', '#6d4c41', '#3949ab', '#c0ca33', '#d81b60', '#00897b', '#5e35b1', '#fb8c00'];
 
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 
 /**
  * An SVG map of a simulated city: driver paths as polylines, each ride's pickup (circle) and drop-off
- * (square) coloured by outcome, a dashed line between them, and a legend. Equirectangular projection
+ * (square) coloured by outcome, a dashed line between them, an orange halo around the pickups priced
+ * with surge (the stronger the multiplier, the larger and darker), and a legend. Equirectangular projection
  * around the centre, which is accurate enough over a few kilometres.
  */
 function renderMap({ centre, drivers, rides, title = 'Simulated city', width = 900, height = 900 }) {
@@ -33,6 +35,11 @@ function renderMap({ centre, drivers, rides, title = 'Simulated city', width = 9
     const colour = DRIVER_COLOURS[i % DRIVER_COLOURS.length];
     out.push(`<polyline fill="none" stroke="${colour}" stroke-width="1.5" stroke-opacity="0.7" points="${d.path.map((p) => `${x(p)},${y(p)}`).join(' ')}"><title>driver ${esc(d.id)}</title></polyline>`);
   });
+  const surged = rides.filter((r) => r.surge > 1);
+  for (const r of surged) {
+    const radius = ((0.3 + (r.surge - 1)) * scale) / 111.32; // km → px
+    out.push(`<circle cx="${x(r.pickup)}" cy="${y(r.pickup)}" r="${radius.toFixed(1)}" fill="${SURGE_COLOUR}" fill-opacity="${Math.min(0.5, 0.15 * r.surge).toFixed(2)}"><title>surge ×${r.surge.toFixed(2)}</title></circle>`);
+  }
   for (const r of rides) {
     const colour = OUTCOME_COLOURS[r.outcome] || OUTCOME_COLOURS.in_progress;
     const label = esc(`${r.code || r.id} ${r.outcome}`);
@@ -55,6 +62,8 @@ function renderMap({ centre, drivers, rides, title = 'Simulated city', width = 9
   out.push(`<rect x="${margin + 71}" y="${ly + 20}" width="8" height="8" fill="#999"/><text x="${margin + 84}" y="${ly + 28}">drop-off</text>`);
   out.push(`<line x1="${margin + 150}" y1="${ly + 24}" x2="${margin + 180}" y2="${ly + 24}" stroke="${DRIVER_COLOURS[0]}" stroke-width="2"/><text x="${margin + 186}" y="${ly + 28}">driver path (${drivers.length} drivers)</text>`);
   out.push(`<text x="${margin + 400}" y="${ly + 28}">+ city centre; 1 km = ${(scale / 111.32).toFixed(0)} px</text>`);
+  const peak = surged.reduce((m, r) => Math.max(m, r.surge), 1);
+  out.push(`<circle cx="${margin + 605}" cy="${ly + 24}" r="6" fill="${SURGE_COLOUR}" fill-opacity="0.4"/><text x="${margin + 616}" y="${ly + 28}">surge (${surged.length} rides, up to ×${peak.toFixed(2)})</text>`);
   out.push('</svg>');
   return `${out.join('\n')}\n`;
 }

@@ -3,6 +3,7 @@ import { DynamicModule, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, LogController } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../app.module';
@@ -12,10 +13,11 @@ import { createRootLogger, PinoNestLogger } from '../common/logging/logger';
 import { Metrics } from '../common/metrics/metrics';
 import { AppConfig } from '../config/app-config';
 import { migrateAndSeed } from '../database/migrate';
-import { CorsPolicy, securityHeaders, setHeaders } from './http-policy';
+import { corsPolicy, SecurityHeaders, securityHeaders } from './http-policy';
 import { hasTooManyQueryParameters, jsonShapeMessage, jsonShapeProblem, TOO_MANY_QUERY_PARAMETERS_MESSAGE } from '../common/http/request-limits';
 import { applyRouting, setupOpenApi } from './openapi';
 import { answerClientError, requestTimeouts } from './request-deadlines';
+import { loggableUrl } from '../common/http/loggable-url';
 import { LiveWsAdapter } from '../modules/realtime/live-ws-adapter';
 
 export interface CreateAppOptions {
@@ -56,14 +58,14 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     return503OnClosing: true,
     // Errors of Fastify's router (bad percent-encoding, over-long path segment) never reach Nest;
     // without this they would answer in Fastify's shape, with a `code` field.
-    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const known = describeFrameworkError(error) ?? { status: 400, message: 'Bad request' };
-      setHeaders(reply, headers);
+      headers(request, reply);
       void reply.code(known.status).send(errorBody(known.status, known.message));
     },
   });
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
-  installRequestHooks(fastify, headers, new CorsPolicy(config.corsOrigins));
+  installRequestHooks(fastify, headers, config.corsOrigins);
   installJsonOnlyBodyParsing(fastify);
 
   const appModule = AppModule.forRoot(config, { ...options, metrics });
@@ -116,24 +118,29 @@ class OneLineLogController extends LogController {
     const log = request.log as Logger;
     if (!log.isLevelEnabled(level)) return;
     log[level](
-      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(ms) },
+      { method: request.method, url: loggableUrl(request), status: reply.statusCode, ms: Math.round(ms) },
       'request completed',
     );
   }
 }
 
-function installRequestHooks(fastify: FastifyInstance, headers: ReturnType<typeof securityHeaders>, cors: CorsPolicy): void {
-  // The first hook of every request, so errors and 404s carry the headers too.
+function installRequestHooks(fastify: FastifyInstance, headers: SecurityHeaders, corsOrigins: readonly string[]): void {
+  // The first hook of every request, so errors, 404s and preflights carry the headers too.
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
-    setHeaders(reply, headers);
-    if (cors.apply(request, reply)) return; // a preflight, answered
-    if (hasTooManyQueryParameters(request.url)) {
-      void reply.code(400).send(TOO_MANY_QUERY_PARAMETERS);
-      return;
-    }
+    headers(request, reply);
     done();
   });
+  // Plugins load in order, so their hooks run after the one above and in this order.
+  void fastify.register(corsPolicy, { origins: corsOrigins });
+  void fastify.register(
+    fp(async (instance: FastifyInstance) => {
+      instance.addHook('onRequest', (request, reply, done) => {
+        if (hasTooManyQueryParameters(request.url)) void reply.code(400).send(TOO_MANY_QUERY_PARAMETERS);
+        else done();
+      });
+    }),
+  );
   // server.close() closes the keep-alive connections that are idle at that moment; one busy with
   // an in-flight request would stay open after its response until keepAliveTimeout (72 s), and the
   // shutdown would time out. So idle connections are closed again as requests finish.

@@ -5,7 +5,9 @@ import type { UserErrorCode } from '../modules/users/users.errors';
 import type { WalletErrorCode } from '../modules/wallets/wallets.errors';
 import type { RideErrorCode } from '../modules/rides/rides.errors';
 import type { BidErrorCode } from '../modules/rides/bids/bids.errors';
+import type { ChatErrorCode } from '../modules/rides/chat/ride-chat.errors';
 import type { DriverErrorCode } from '../modules/drivers/drivers.errors';
+import type { TripSharingErrorCode } from '../modules/trip-sharing/trip-sharing.errors';
 
 export type AppErrorCode =
   | CommonErrorCode
@@ -14,7 +16,9 @@ export type AppErrorCode =
   | WalletErrorCode
   | RideErrorCode
   | BidErrorCode
-  | DriverErrorCode;
+  | ChatErrorCode
+  | DriverErrorCode
+  | TripSharingErrorCode;
 
 /**
  * Every error code a service may raise, and its HTTP status. A code without a row fails to compile.
@@ -76,13 +80,25 @@ export const ERROR_STATUS: Readonly<Record<AppErrorCode, HttpStatus>> = {
   RIDE_NOT_CANCELLABLE: HttpStatus.CONFLICT,
   IDEMPOTENCY_KEY_REUSED: HttpStatus.CONFLICT,
   INVALID_RIDE_REQUEST: HttpStatus.BAD_REQUEST,
+  RIDE_NOT_COMPLETED: HttpStatus.CONFLICT,
+  TIP_ALREADY_PAID: HttpStatus.CONFLICT,
+  TIP_WINDOW_CLOSED: HttpStatus.CONFLICT,
+  SCHEDULED_RIDE_LIMIT: HttpStatus.CONFLICT,
+  RIDE_ALREADY_RATED: HttpStatus.CONFLICT,
+  RATING_WINDOW_CLOSED: HttpStatus.CONFLICT,
 
   BID_NOT_FOUND: HttpStatus.NOT_FOUND,
   BID_NOT_PENDING: HttpStatus.CONFLICT,
   DRIVER_BUSY: HttpStatus.CONFLICT,
   DRIVER_CANNOT_BID: HttpStatus.FORBIDDEN,
 
+  CHAT_CLOSED: HttpStatus.CONFLICT,
+
   DRIVER_NOT_FOUND: HttpStatus.NOT_FOUND,
   DRIVER_NOT_APPROVED: HttpStatus.FORBIDDEN,
   DRIVER_LOCATION_UNKNOWN: HttpStatus.BAD_REQUEST,
+
+  SHARE_RIDE_NOT_FOUND: HttpStatus.NOT_FOUND,
+  SHARE_RIDE_ENDED: HttpStatus.CONFLICT,
+  SHARED_RIDE_NOT_FOUND: HttpStatus.NOT_FOUND,
 };

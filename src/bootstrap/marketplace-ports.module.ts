@@ -22,10 +22,8 @@ export class SurgeSignals implements SurgeSignalsPort {
     return this.rides.countOpenRequestsNear(point, radiusKm, vehicleCategoryId);
   }
 
-  // Wired to the matcher's in-memory set when it lands (issue 17); until then no supply is seen.
-  availableDriversNear(_point: GeoPoint, _radiusKm: number, _vehicleCategoryId: number): number {
-    void this.drivers;
-    return 0;
+  availableDriversNear(point: GeoPoint, radiusKm: number, vehicleCategoryId: number): number {
+    return this.drivers.countAvailableDriversNear(point, radiusKm, vehicleCategoryId);
   }
 }
 

@@ -3,8 +3,11 @@ import { STATUS_CODES } from 'node:http';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { AUTH_MESSAGES } from '../modules/auth/auth.errors';
 import { BID_MESSAGES } from '../modules/rides/bids/bids.errors';
+import { CHAT_MESSAGES } from '../modules/rides/chat/ride-chat.errors';
+import { MESSAGE_LENGTH_REFUSAL } from '../modules/rides/chat/ride-chat.rules';
 import { DRIVER_MESSAGES } from '../modules/drivers/drivers.errors';
 import { RIDE_MESSAGES } from '../modules/rides/rides.errors';
+import { PICKUP_AT_RANGE_MESSAGE } from '../modules/rides/pricing/ride-request.rules';
 import { USER_MESSAGES } from '../modules/users/users.errors';
 import { WALLET_MESSAGES } from '../modules/wallets/wallets.errors';
 
@@ -14,8 +17,10 @@ export const TAGS: ReadonlyArray<[string, string]> = [
   ['passenger', "The passenger's active ride and ride history"],
   ['rides', 'Categories, fare estimates, booking, ride details, cancellation and status steps'],
   ['bids', 'Drivers bid on requested rides; the passenger lists and accepts bids'],
+  ['chat', 'In-ride messages between the passenger and the assigned driver'],
   ['driver', 'Driver profile, online status, location heartbeat, nearby rides and earnings'],
   ['wallet', "The caller's wallet balance"],
+  ['sharing', 'Trip sharing: a passenger hands out a link that shows the ride live without login'],
   ['health', 'Liveness and readiness probes'],
 ];
 
@@ -95,7 +100,7 @@ const OPERATION_MESSAGES: Record<string, Record<string, string[]>> = {
   RidesController_estimate: { '404': [RIDE_MESSAGES.CATEGORY_NOT_FOUND] },
   RidesController_book: {
     '404': [RIDE_MESSAGES.CATEGORY_NOT_FOUND],
-    '409': [RIDE_MESSAGES.ACTIVE_RIDE_EXISTS, RIDE_MESSAGES.IDEMPOTENCY_KEY_REUSED],
+    '409': [RIDE_MESSAGES.ACTIVE_RIDE_EXISTS, RIDE_MESSAGES.IDEMPOTENCY_KEY_REUSED, RIDE_MESSAGES.SCHEDULED_RIDE_LIMIT],
   },
   RidesController_cancel: { '409': [RIDE_MESSAGES.RIDE_NOT_CANCELLABLE] },
   RidesController_changeStatus: { '409': ['Cannot change a ride from completed to started', RIDE_MESSAGES.INVALID_STATUS_TRANSITION] },
@@ -108,6 +113,22 @@ const OPERATION_MESSAGES: Record<string, Record<string, string[]>> = {
     '409': [RIDE_MESSAGES.RIDE_NOT_REQUESTED, BID_MESSAGES.BID_NOT_PENDING, BID_MESSAGES.DRIVER_BUSY, WALLET_MESSAGES.INSUFFICIENT_FUNDS],
   },
   DriversController_setStatus: { '403': [DRIVER_MESSAGES.DRIVER_NOT_APPROVED] },
+  RideChatController_send: {
+    '400': [MESSAGE_LENGTH_REFUSAL],
+    '404': [RIDE_MESSAGES.RIDE_NOT_FOUND],
+    '409': [CHAT_MESSAGES.CHAT_CLOSED],
+  },
+  RideChatController_list: { '404': [RIDE_MESSAGES.RIDE_NOT_FOUND] },
+  RidesController_raiseOffer: { '409': [RIDE_MESSAGES.RIDE_NOT_REQUESTED] },
+  TipsController_tip: {
+    '409': [RIDE_MESSAGES.RIDE_NOT_COMPLETED, RIDE_MESSAGES.TIP_ALREADY_PAID, RIDE_MESSAGES.TIP_WINDOW_CLOSED, 'Wallet balance does not cover the tip'],
+  },
+};
+
+/** The offer rules' 400s (rides/offers/offer.rules.ts), as one would read them. */
+const OFFER_REFUSALS: Record<string, string> = {
+  RidesController_book: 'offered_fare must be at least 7.00 (70% of the estimated total 10.00)',
+  RidesController_raiseOffer: 'offered_fare must be higher than the current offer (12.00)',
 };
 
 const GENERIC_MESSAGES: Record<string, string> = {
@@ -189,6 +210,12 @@ function errorExamples(path: string, method: string, operation: Operation, statu
       const detail = { field: 'pickup.latitude', message: 'pickup.latitude must be a latitude string or number' };
       examples.ride_field = { summary: `Validation failed: ${detail.message}`, value: value(detail.message, { details: [detail] }) };
     }
+    const offer = OFFER_REFUSALS[operation.operationId ?? ''];
+    if (offer) examples.offered_fare = { summary: offer, value: value(offer, { details: [{ field: 'offered_fare', message: offer }] }) };
+    if (operation.operationId === 'RidesController_book') {
+      const detail = { field: 'pickup_at', message: PICKUP_AT_RANGE_MESSAGE };
+      examples.pickup_at = { summary: `Ride later: ${detail.message}`, value: value(detail.message, { details: [detail] }) };
+    }
     return { ...examples, ...named(known ?? []) };
   }
   if (status === '403') {
@@ -234,5 +261,7 @@ function rideRequestExamples(now: Date, book: boolean): Record<string, Example> 
       summary: 'Delivery',
       value: { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'delivery', ...common, passenger_count: 0 },
     },
+    // Booking only: a ride for later starts `scheduled` and is dispatched DISPATCH_LEAD_MINUTES before pickup_at.
+    ...(book ? { ride_later: { summary: 'Ride later (pickup_at: 15 minutes to 7 days ahead)', value: { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'one_way', ...common, pickup_at: at(2) } } } : {}),
   };
 }

@@ -51,12 +51,14 @@ refused token closes the socket with 4401 before any message. Every message is
 
 | type | receivers | data |
 |---|---|---|
-| ride_snapshot | the connecting user, first | \`{ride}\` (null when none); passenger with a requested ride: \`{ride, bids}\` |
-| ride_requested | online approved drivers of the category within MATCHING_RADIUS_KM of the pickup, by their latest heartbeat (younger than DRIVER_LOCATION_MAX_AGE_SECONDS) | \`{ride}\` |
+| ride_snapshot | the connecting user, first | \`{ride}\` (null when none; a ride booked for later only once dispatched); passenger with a requested ride: \`{ride, bids}\` |
+| ride_requested | online approved drivers of the category within MATCHING_RADIUS_KM of the pickup, by their latest heartbeat (younger than DRIVER_LOCATION_MAX_AGE_SECONDS); again to the drivers matched at that moment when the passenger raises \`offered_fare\` | \`{ride}\` |
 | bid_submitted | the ride's passenger | \`{bid}\` |
 | ride_accepted | passenger, winning driver; rejected bidders (with \`bid_status: "rejected"\`, \`ride.driver\` null) | \`{ride}\` |
-| ride_status_changed | passenger and assigned driver; on expiry the passenger and live bidders (\`bid_status: "withdrawn"\`) | \`{ride}\` |
+| ride_status_changed | passenger and assigned driver; on expiry the passenger and live bidders (\`bid_status: "withdrawn"\`); on dispatch of a ride booked for later (scheduled → requested, when drivers get ride_requested) the passenger | \`{ride}\` |
 | ride_cancelled | passenger, assigned driver, drivers with a live bid | \`{ride, cancelled_by}\` |
+| ride_tipped | the ride's driver, when the passenger tips | \`{tip, ride}\` |
+| ride_rated | the rated party (driver or passenger) | \`{rating, ride}\` |
 | driver_location | the passenger of the driver's non-final ride, at most once a second per ride | \`{driver_id, location}\` |
 
 Client frames: \`{"type": "ping"}\` is answered with \`{"type": "pong", "at"}\`; anything else gets

@@ -35,6 +35,7 @@ describe('AppConfig.fromEnv', () => {
       otpResendCooldownSeconds: 30,
       otpMaxPerHour: 10,
       authRateLimitPerIpPerMinute: 60,
+      chatMessagesPerMinute: 30,
       loginOtpWindowMinutes: 10,
       driverAutoApprove: true,
       currency: 'USD',
@@ -44,6 +45,14 @@ describe('AppConfig.fromEnv', () => {
     });
     expect(config.isDevelopment).toBe(true);
     expect(config.isProduction).toBe(false);
+  });
+
+  it('reads the rating window and the trip-sharing limits (issue 20), refusing values out of range', () => {
+    expect(AppConfig.fromEnv({})).toMatchObject({ ratingWindowDays: 7, sharedRideRateLimitPerIpPerMinute: 120, shareLinksPerHour: 30, sharedRideCacheMs: 5000 });
+    const set = { RATING_WINDOW_DAYS: '14', SHARED_RIDE_RATE_LIMIT_PER_IP_PER_MINUTE: '0', SHARE_LINKS_PER_HOUR: '5', SHARED_RIDE_CACHE_MS: '0' };
+    expect(AppConfig.fromEnv(set)).toMatchObject({ ratingWindowDays: 14, sharedRideRateLimitPerIpPerMinute: 0, shareLinksPerHour: 5, sharedRideCacheMs: 0 });
+    expect(failure({ RATING_WINDOW_DAYS: '0' }).message).toContain('RATING_WINDOW_DAYS');
+    expect(failure({ SHARED_RIDE_CACHE_MS: 'soon' }).message).toContain('SHARED_RIDE_CACHE_MS');
   });
 
   it('is frozen', () => {
@@ -77,6 +86,7 @@ describe('AppConfig.fromEnv', () => {
     ['DRIVER_LOCATION_MAX_AGE_SECONDS', '0', /DRIVER_LOCATION_MAX_AGE_SECONDS must be a number from 1 to 3600/],
     ['DRIVER_LOCATION_MAX_AGE_SECONDS', '1.5', /DRIVER_LOCATION_MAX_AGE_SECONDS must be a whole number/],
     ['DRIVER_AUTO_APPROVE', 'sometimes', /DRIVER_AUTO_APPROVE must be true or false/],
+    ['CHAT_MESSAGES_PER_MINUTE', '-1', /CHAT_MESSAGES_PER_MINUTE must be a number from 0/],
   ])('a bad %s (%s) names the variable', (variable, value, message) => {
     const err = failure({ [variable]: value });
     expect(err.variable).toBe(variable);

@@ -1,34 +1,62 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { AppConfig } from './app-config';
+import { OutreachEnv } from './outreach-config';
+import { SettingDeclaration, settingsOf } from './settings';
 
 const ROOT = join(__dirname, '..', '..');
 const read = (file: string): string => readFileSync(join(ROOT, file), 'utf8');
 
-/** Every variable AppConfig reads, taken from its source so a new one cannot be forgotten here. */
-function variablesRead(): string[] {
-  const source = read('src/config/app-config.ts');
-  const names = [...source.matchAll(/read\.\w+\(\s*'([A-Z][A-Z0-9_]*)'/g)].map((m) => m[1]);
-  return [...new Set(names)].sort();
-}
+/** Every variable the service reads, from the declarations themselves. */
+const SETTINGS: readonly SettingDeclaration[] = [...settingsOf(AppConfig), ...settingsOf(OutreachEnv)];
+const variables = SETTINGS.map((s) => s.variable).sort();
 
-describe('configuration documentation stays in step with AppConfig', () => {
-  const variables = variablesRead();
+/** `# NAME=value` lines of .env.example. */
+const exampleValues = (): Map<string, string> =>
+  new Map([...read('.env.example').matchAll(/^#? ?([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((m) => [m[1]!, m[2]!.trim()]));
 
-  it('finds the variables', () => {
-    expect(variables).toEqual(expect.arrayContaining(['DATABASE_URL', 'JWT_SECRET', 'PORT', 'REDIS_URL']));
+/** The README configuration table: variable → default column. */
+const readmeDefaults = (): Map<string, string> =>
+  new Map([...read('README.md').matchAll(/^\| `([A-Z][A-Z0-9_]*)` \| ([^|]*) \|/gm)].map((m) => [m[1]!, m[2]!.trim()]));
+
+describe('configuration documentation stays in step with the declared settings', () => {
+  it('finds the settings, each variable once', () => {
+    expect(variables).toEqual(expect.arrayContaining(['DATABASE_URL', 'JWT_SECRET', 'PORT', 'REDIS_URL', 'SMTP_URL']));
+    expect(new Set(variables).size).toBe(variables.length);
   });
 
-  it('.env.example lists every variable AppConfig reads, and no other', () => {
-    const example = read('.env.example');
-    const listed = [...example.matchAll(/^#? ?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]);
+  it('.env.example lists every declared setting, and no other', () => {
+    const listed = [...exampleValues().keys()];
     expect(variables.filter((v) => !listed.includes(v))).toEqual([]);
     expect(listed.filter((v) => !variables.includes(v))).toEqual([]);
   });
 
-  it('the README configuration table lists every variable', () => {
-    const readme = read('README.md');
-    const listed = [...readme.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((m) => m[1]);
+  it('.env.example shows each declared default, and every value it shows is accepted', () => {
+    const example = exampleValues();
+    for (const setting of SETTINGS) {
+      const shown = example.get(setting.variable)!;
+      if (setting.documentedDefault !== undefined && setting.documentedDefault !== '') {
+        expect([setting.variable, shown]).toEqual([setting.variable, setting.documentedDefault]);
+      }
+      expect(() => setting.read(shown === '' ? undefined : shown, { nodeEnv: 'development' })).not.toThrow();
+    }
+  });
+
+  it('the README configuration table lists every declared setting with its default', () => {
+    const table = readmeDefaults();
+    const listed = [...table.keys()];
     expect(variables.filter((v) => !listed.includes(v))).toEqual([]);
     expect(listed.filter((v) => !variables.includes(v))).toEqual([]);
+    for (const setting of SETTINGS) {
+      if (setting.documentedDefault === undefined || setting.documentedDefault === '') continue;
+      expect([setting.variable, table.get(setting.variable)]).toEqual([setting.variable, `\`${setting.documentedDefault}\``]);
+    }
+  });
+
+  it('numeric settings declare bounds that hold their default', () => {
+    for (const setting of SETTINGS.filter((s) => s.kind === 'int' || s.kind === 'number')) {
+      const value = Number(setting.documentedDefault);
+      expect([setting.variable, setting.min! <= value && value <= setting.max!]).toEqual([setting.variable, true]);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ConfigError } from './config-error';
+import { Setting } from './settings';
 
 /** An SMTP relay (CONTRACT §10): STARTTLS when offered on smtp://, TLS from the first byte on smtps://. */
 export interface MailSettings {
@@ -47,18 +48,18 @@ export interface OutreachConfig {
   push: PushSettings | undefined;
 }
 
-/** The raw variables, as read (and listed in .env.example) by AppConfig. */
-export interface OutreachEnv {
-  APP_NAME: string;
-  SMTP_URL: string | undefined;
-  MAIL_FROM: string | undefined;
-  SMS_PROVIDER: string | undefined;
-  TWILIO_ACCOUNT_SID: string | undefined;
-  TWILIO_AUTH_TOKEN: string | undefined;
-  TWILIO_FROM: string | undefined;
-  TWILIO_API_BASE: string;
-  FCM_SERVICE_ACCOUNT_FILE: string | undefined;
-  FCM_API_BASE: string;
+/** The raw variables, declared here and read by AppConfig.fromEnv (and listed in .env.example). */
+export class OutreachEnv {
+  @Setting.string('Rides') readonly APP_NAME!: string;
+  @Setting.optionalString() readonly SMTP_URL!: string | undefined;
+  @Setting.optionalString() readonly MAIL_FROM!: string | undefined;
+  @Setting.optionalString() readonly SMS_PROVIDER!: string | undefined;
+  @Setting.optionalString() readonly TWILIO_ACCOUNT_SID!: string | undefined;
+  @Setting.optionalString() readonly TWILIO_AUTH_TOKEN!: string | undefined;
+  @Setting.optionalString() readonly TWILIO_FROM!: string | undefined;
+  @Setting.string('https://api.twilio.com') readonly TWILIO_API_BASE!: string;
+  @Setting.optionalString() readonly FCM_SERVICE_ACCOUNT_FILE!: string | undefined;
+  @Setting.string('https://fcm.googleapis.com') readonly FCM_API_BASE!: string;
 }
 
 // Header values end up in mail headers and notification texts: no line breaks or other controls.

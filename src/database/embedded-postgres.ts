@@ -61,6 +61,12 @@ export interface EmbeddedDatabaseOptions {
   warn?: (message: string) => void;
   /** Called once the postgres process is spawned: work that overlaps its start-up (main.ts loads the application). */
   whileStarting?: () => void;
+  /**
+   * A throwaway cluster (the test run's): no fsync, no full-page writes, asynchronous commits. A
+   * crash may lose or corrupt its data, which is deleted afterwards anyway; checkpoints (every
+   * DROP DATABASE forces one) and commits stop waiting for the disk.
+   */
+  throwaway?: boolean;
 }
 
 const USER = 'postgres';
@@ -101,7 +107,10 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     // Loopback only: the embedded server is for this process, not the network.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=on'],
+    postgresFlags: [
+      ...['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300'],
+      ...(options.throwaway ? ['-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'synchronous_commit=off'] : ['-c', 'fsync=on']),
+    ],
     onLog: (m: unknown) => remember(String(m).trim()),
     onError: (m: unknown) => remember(String(m instanceof Error ? m.message : m).trim()),
   });

@@ -45,7 +45,7 @@ describe('POST /api/v1/auth/register', () => {
     expect(decodeJwt(signed.access_token).claims.role).toBe('driver');
     expect(await t.db.query(`SELECT status FROM drivers WHERE user_id = $1`, [signed.user.id])).toEqual([{ status: 'pending' }]);
     const me = await t.request({ method: 'GET', url: '/api/v1/auth/me', token: signed.access_token });
-    expect(me.json().driver).toMatchObject({ user_id: signed.user.id, status: 'pending', is_online: false, rating: 5, last_location: null });
+    expect(me.json().driver).toMatchObject({ user_id: signed.user.id, status: 'pending', is_online: false, rating: null, ratings_count: 0, last_location: null });
   });
 
   it('a passenger gets no driver record', async () => {

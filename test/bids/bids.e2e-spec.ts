@@ -45,7 +45,7 @@ describe('bids', () => {
       ride_id: ride.id,
       eta_minutes: 3,
       status: 'pending',
-      driver: { id: b.id, first_name: 'Dana', rating: 5, vehicle: { make: 'Toyota', model: 'Corolla', color: 'White', year: 2021, category_id: 1 } },
+      driver: { id: b.id, first_name: 'Dana', rating: null, vehicle: { make: 'Toyota', model: 'Corolla', color: 'White', year: 2021, category_id: 1 } },
     });
     expect(list[0].distance_km).toBeCloseTo(0.11, 1);
     // The passenger's active ride carries the same pending bids.

@@ -32,7 +32,8 @@ describe('driver operations', () => {
       vehicle_color: 'White',
       vehicle_year: 2021,
       license_number: `L-${driver.id}`,
-      rating: 5,
+      rating: null,
+      ratings_count: 0,
       last_location: null,
       last_location_at: null,
     });

@@ -1,3 +1,4 @@
+import { DriversService } from '../../src/modules/drivers/drivers.service';
 import { bookRide, PICKUP } from '../rides/ride-helpers';
 import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -55,7 +56,7 @@ describe('operator metrics at /metrics (Prometheus)', () => {
 
   it('counts sockets, events published and delivered, the matcher, codes sent, and the pool', async () => {
     const driver = await createUser(t, { role: 'driver' });
-    await t.db.query(`UPDATE drivers SET is_online = true WHERE user_id = $1`, [driver.id]);
+    await t.get(DriversService).setOnline(driver.id, true);
     expect((await t.request({ method: 'PUT', url: '/api/v1/driver/location', token: driver.accessToken, payload: NEAR })).statusCode).toBe(200);
     const socket = await LiveClient.connect(t, driver.accessToken);
     try {

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { DEV_CODE, freshEmail, freshPhone, startAuthApp, verifyContact } from '../auth/auth-helpers';
-import { acceptedRide, bookRide, onlineDriver } from '../rides/ride-helpers';
+import { acceptedRide, bookRide, onlineDriver, setStatus } from '../rides/ride-helpers';
 import { createUser, TestUser } from '../support/factories';
 import type { TestApp } from '../support/test-app';
 import type { OpenAPIObject } from '@nestjs/swagger';
@@ -65,7 +65,11 @@ describe('OpenAPI examples', () => {
       Object.values(document.paths[p]![m]!.responses[s]!.content!['application/json']!.examples!).map((e) => e.value.message);
     // The example that used to appear under every status is now only where it is true.
     expect(messages('/api/v1/auth/verify-otp', 'post', '400')).toContain('Invalid OTP');
-    expect(messages('/api/v1/rides/book', 'post', '409')).toEqual(['You already have a ride in progress', 'Idempotency-Key was already used with a different request body']);
+    expect(messages('/api/v1/rides/book', 'post', '409')).toEqual([
+      'You already have a ride in progress',
+      'Idempotency-Key was already used with a different request body',
+      'You already have the maximum number of scheduled rides',
+    ]);
     expect(messages('/api/v1/rides/estimate', 'post', '403')).toEqual(['This endpoint is only for passenger accounts', 'Complete registration before using this endpoint']);
     expect(messages('/api/v1/rides/{ride_id}/bids', 'get', '403')).toContain('This endpoint is only for passenger accounts');
     expect(messages('/api/v1/rides/{ride_id}/bids/{bid_id}/accept', 'post', '403')).toContain('This endpoint is only for passenger accounts');
@@ -73,7 +77,7 @@ describe('OpenAPI examples', () => {
 
   it('every 429 declares Retry-After; every 2xx has a description; servers and tags are set', () => {
     expect((document as unknown as Json).servers).toEqual([{ url: '/' }]);
-    expect((document as unknown as { tags: Array<{ name: string }> }).tags.map((tag) => tag.name)).toEqual(['auth', 'passenger', 'rides', 'bids', 'driver', 'wallet', 'health']);
+    expect((document as unknown as { tags: Array<{ name: string }> }).tags.map((tag) => tag.name)).toEqual(['auth', 'passenger', 'rides', 'bids', 'chat', 'driver', 'wallet', 'sharing', 'health']);
     for (const { method, path, op } of operations(document)) {
       for (const [status, response] of Object.entries(op.responses as Record<string, ResponseObject>)) {
         if (status === '429') expect([method, path, response.headers?.['Retry-After']?.schema?.type]).toEqual([method, path, 'integer']);
@@ -124,6 +128,17 @@ describe('OpenAPI examples', () => {
         const { driver, rideId } = await acceptedRide(t);
         return call(m, p.replace('{ride_id}', rideId), body, driver.accessToken);
       },
+      RidesController_raiseOffer: async (body, m, p) => {
+        const owner = await createUser(t);
+        const ride = await bookRide(t, owner);
+        return cancelAfter(await call(m, p.replace('{ride_id}', ride.id), body, owner.accessToken), owner.accessToken);
+      },
+      TipsController_tip: async (body, m, p) => {
+        const owner = await createUser(t, { walletBalanceMinor: 100_000 });
+        const { driver, rideId } = await acceptedRide(t, { passenger: owner });
+        for (const status of ['driver_arrived', 'started', 'completed']) await setStatus(t, driver, rideId, status);
+        return call(m, p.replace('{ride_id}', rideId), body, owner.accessToken);
+      },
       DriversController_updateProfile: async (body, m, p) => call(m, p, body, (await createUser(t, { role: 'driver' })).accessToken),
       DriversController_setStatus: async (body, m, p) => call(m, p, body, (await createUser(t, { role: 'driver' })).accessToken),
       DriversController_updateLocation: async (body, m, p) => call(m, p, body, (await onlineDriver(t)).accessToken),
@@ -133,6 +148,16 @@ describe('OpenAPI examples', () => {
         return call(m, p.replace('{ride_id}', ride.id), body, (await onlineDriver(t)).accessToken);
       },
       UsersController_updateProfile: async (body, m, p) => call(m, p, fresh(body), (await createUser(t)).accessToken),
+      RideChatController_send: async (body, m, p) => {
+        const { passenger: rider, rideId } = await acceptedRide(t);
+        return call(m, p.replace('{ride_id}', rideId), body, rider.accessToken);
+      },
+      // A completed ride per body: each side rates a ride once.
+      RideRatingsController_rate: async (body, m, p) => {
+        const { passenger: rider, driver, rideId } = await acceptedRide(t);
+        for (const status of ['driver_arrived', 'started', 'completed']) await setStatus(t, driver, rideId, status);
+        return call(m, p.replace('{ride_id}', rideId), body, rider.accessToken);
+      },
     };
 
     const withBody = operations(document).filter(({ op }) => op.requestBody?.content?.['application/json']);
@@ -151,23 +176,25 @@ describe('OpenAPI examples', () => {
       }
     }
     expect(refused).toEqual([]);
-    expect(tried).toBe(withBody.length + 6);
+    expect(tried).toBe(withBody.length + 7);
   });
 
   it('the ride examples cover every ride type, with distinct pickup and dropoff and times ahead carrying Z', () => {
     for (const path of ['/api/v1/rides/estimate', '/api/v1/rides/book']) {
-      const examples = (document.paths[path]!.post as RequestOperation).requestBody!.content!['application/json']!.examples as Record<string, { value: Json & { end_scheduled_at?: string; return_scheduled_at?: string } }>;
-      expect(Object.keys(examples)).toEqual(['one_way', 'round_trip', 'per_hour', 'delivery']);
-      for (const [type, { value }] of Object.entries(examples)) {
-        expect(value.ride_type).toBe(type);
+      const examples = (document.paths[path]!.post as RequestOperation).requestBody!.content!['application/json']!.examples as Record<string, { value: Json & { end_scheduled_at?: string; return_scheduled_at?: string; pickup_at?: string } }>;
+      const book = path.endsWith('/book');
+      expect(Object.keys(examples)).toEqual(['one_way', 'round_trip', 'per_hour', 'delivery', ...(book ? ['ride_later'] : [])]);
+      for (const [name, { value }] of Object.entries(examples)) {
+        expect(value.ride_type).toBe(name === 'ride_later' ? 'one_way' : name);
         expect(value.pickup).not.toEqual(value.dropoff);
-        for (const at of [value.end_scheduled_at, value.return_scheduled_at].filter((v): v is string => Boolean(v))) {
+        for (const at of [value.end_scheduled_at, value.return_scheduled_at, value.pickup_at].filter((v): v is string => Boolean(v))) {
           expect(at).toMatch(/Z$/);
           expect(Date.parse(at)).toBeGreaterThan(Date.now() + 60 * 60_000);
         }
       }
       expect(examples.per_hour.value).toMatchObject({ duration_minutes: expect.any(Number), end_scheduled_at: expect.any(String) });
       expect(examples.round_trip.value).toMatchObject({ return_location: expect.any(Object), return_scheduled_at: expect.any(String) });
+      if (book) expect(Date.parse(examples.ride_later!.value.pickup_at!)).toBeLessThan(Date.now() + 7 * 24 * 3_600_000);
     }
   });
 
@@ -178,6 +205,7 @@ describe('OpenAPI examples', () => {
     const examples = (copy.paths['/api/v1/rides/book']!.post as unknown as RequestOperation).requestBody!.content!['application/json']!.examples as Record<string, { value: { end_scheduled_at: string; return_scheduled_at: string } }>;
     expect(Date.parse(examples.per_hour!.value.end_scheduled_at)).toBeGreaterThan(later.getTime());
     expect(Date.parse(examples.round_trip!.value.return_scheduled_at)).toBeGreaterThan(later.getTime());
+    expect(Date.parse((examples as Record<string, { value: { pickup_at?: string } }>).ride_later!.value.pickup_at!)).toBeGreaterThan(later.getTime() + 15 * 60_000);
   });
 
   it('every nullable schema says what may be null as OAS 3.1 does, read the same by strict and lenient tools (no nullable keyword, no $ref with siblings)', () => {
@@ -202,8 +230,9 @@ describe('OpenAPI examples', () => {
     walk(document, '');
     expect(misplaced).toEqual([]);
     // The walk reached them: ride (return_location, passenger, driver, estimate.promo) and the nearby
-    // ride (the ride's three), the driver profile's last_location, me (wallet, driver), the active ride.
-    expect(objects).toBe(11);
+    // ride (the ride's three), the driver profile's last_location, me (wallet, driver), the active ride,
+    // the shared ride (driver, driver_location).
+    expect(objects).toBe(13);
   });
 
   it('the fields code generators typed as never null accept null under a strict reading', () => {

@@ -48,7 +48,6 @@ describe('last-resort handlers of the built server (node dist/src/main.js)', () 
 
   afterAll(async () => {
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await database?.drop();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -36,7 +36,7 @@ describe('a production process delivers sign-in codes over TLS and never logs th
   let cert: string;
   let twilio: FakeTwilio;
   let fcm: FakeFcm;
-  let database: { url: string; drop: () => Promise<void> };
+  let database: { url: string };
   const running: Service[] = [];
   const codes = new Set<string>();
 
@@ -60,7 +60,6 @@ describe('a production process delivers sign-in codes over TLS and never logs th
     for (const service of running) await service.stop();
     await twilio?.close();
     await fcm?.close();
-    await database?.drop();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -171,18 +171,15 @@ describe('the built server as a process (node dist/src/main.js)', () => {
   }, 120_000);
 
   it('with DATABASE_URL: uses that server and starts no embedded one', async () => {
+    // The clone is dropped with the run's others by the global teardown.
     const database = await createTestDatabase();
     const otherDir = join(root, 'unused');
-    try {
-      const server = await start({ DATABASE_URL: database.url, EMBEDDED_PG_DATA_DIR: otherDir });
-      running.push(server);
-      expect(await categories(server)).toHaveLength(5);
-      expect(await stop(server)).toBe(0);
-      expect(server.output()).not.toContain('Embedded PostgreSQL');
-      expect(existsSync(otherDir)).toBe(false);
-    } finally {
-      await database.drop();
-    }
+    const server = await start({ DATABASE_URL: database.url, EMBEDDED_PG_DATA_DIR: otherDir });
+    running.push(server);
+    expect(await categories(server)).toHaveLength(5);
+    expect(await stop(server)).toBe(0);
+    expect(server.output()).not.toContain('Embedded PostgreSQL');
+    expect(existsSync(otherDir)).toBe(false);
   }, 60_000);
 
   it('a start-up failure after the database started (port taken) stops it and exits 1', async () => {

@@ -8,8 +8,9 @@ import { waitFor } from '../support/wait';
 import { expectNothingMore, LiveClient } from './live-client';
 
 /**
- * Who gets ride_requested depends on the live position store, not on the database flush: the flush
- * interval is a minute here, so every position the matcher uses comes from a heartbeat's store write.
+ * Who gets ride_requested depends on the heartbeats the matchers hold (answered on the instance, or
+ * reported by another over the bus), not on the database flush: the flush interval is a minute here,
+ * so every position the matcher uses comes from a heartbeat.
  * DRIVER_LOCATION_MAX_AGE_SECONDS=1 makes a silent driver unmatchable quickly.
  */
 const ENV = { LOCATION_FLUSH_MS: '60000', DRIVER_LOCATION_MAX_AGE_SECONDS: '1' };
@@ -50,10 +51,16 @@ async function expectNotOffered(bookOn: TestApp, heartbeatOn: TestApp, driverSoc
   await witnessSocket.close();
 }
 
-/** Until the matcher (the store every instance reads) no longer counts the driver as near and recent. */
+/**
+ * Until the matcher of that instance no longer counts the driver as near and recent. It must have
+ * heard the heartbeat first: a heartbeat answered by another instance reaches this one's matcher
+ * over the bus, a moment after it was answered.
+ */
 async function untilUnmatchable(t: TestApp, driver: TestUser): Promise<void> {
   const port = t.get(NearbyDriversPort);
-  await waitFor('the silent driver unmatchable', async () => !(await port.findOnlineDriverIdsNear(1, NEAR, t.config.matchingRadiusKm)).includes(driver.id));
+  const matched = (): boolean => port.findOnlineDriverIdsNear(1, NEAR, t.config.matchingRadiusKm).includes(driver.id);
+  await waitFor('the driver matchable', matched);
+  await waitFor('the silent driver unmatchable', () => !matched());
 }
 
 /** The checks shared by the memory store (one instance) and the Redis store (two instances). */

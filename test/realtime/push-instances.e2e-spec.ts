@@ -1,3 +1,4 @@
+import { DriversService } from '../../src/modules/drivers/drivers.service';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,7 +51,7 @@ describeWithRedis('push with several instances: one push per receiver per event,
 
   async function onlineDriver(app: TestApp): Promise<TestUser> {
     const driver = await createUser(app, { role: 'driver' });
-    await app.db.query(`UPDATE drivers SET is_online = true WHERE user_id = $1`, [driver.id]);
+    await app.get(DriversService).setOnline(driver.id, true);
     expect((await app.request({ method: 'PUT', url: '/api/v1/driver/location', token: driver.accessToken, payload: NEAR })).statusCode).toBe(200);
     return driver;
   }

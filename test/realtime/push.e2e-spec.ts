@@ -1,3 +1,4 @@
+import { DriversService } from '../../src/modules/drivers/drivers.service';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,7 @@ import { post, signUp, startAuthApp } from '../auth/auth-helpers';
 import { accept, bookRide, cancel, PICKUP, placeBid, setStatus } from '../rides/ride-helpers';
 import { createUser, TestUser } from '../support/factories';
 import { FakeFcm, startFakeFcm } from '../support/fake-fcm';
+import { until } from '../support/until';
 import type { TestApp } from '../support/test-app';
 import { LiveClient } from './live-client';
 
@@ -52,7 +54,7 @@ describe('push notifications to apps without a live socket (FCM HTTP v1, CONTRAC
 
   async function nearbyDriver(): Promise<TestUser> {
     const driver = await createUser(t, { role: 'driver' });
-    await t.db.query(`UPDATE drivers SET is_online = true WHERE user_id = $1`, [driver.id]);
+    await t.get(DriversService).setOnline(driver.id, true);
     const res = await t.request({ method: 'PUT', url: '/api/v1/driver/location', token: driver.accessToken, payload: NEAR });
     expect(res.statusCode).toBe(200);
     return driver;
@@ -161,8 +163,15 @@ describe('push notifications to apps without a live socket (FCM HTTP v1, CONTRAC
     expect(bid.amount).toBe(11);
     // FCM's answer would take its 10 s timeout: the requests were answered long before.
     expect(Date.now() - started).toBeLessThan(5000);
+    // The gateway gives up on a hanging FCM after its send timeout (fcm-push-gateway.e2e-spec.ts proves
+    // the bound); here its connections are cut instead of waited out, the 503's retry included.
+    let idle = false;
+    void settled().then(() => (idle = true));
+    await until(() => {
+      fcm.cutHanging();
+      return idle;
+    }, 'the failed pushes to be settled');
     fcm.outage = undefined;
-    await settled();
     const metrics = await t.request({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer push-test-metrics' } });
     expect(metrics.body).toMatch(/push_failed_total\{type="bid_submitted",reason="unavailable"\} [1-9]/);
   }, 30_000);
@@ -203,7 +212,7 @@ describe('FCM access tokens are renewed when they expire', () => {
     const ride = await bookRide(t, passenger);
     const bidOnce = async (amount: number): Promise<void> => {
       const driver = await createUser(t, { role: 'driver' });
-      await t.db.query(`UPDATE drivers SET is_online = true WHERE user_id = $1`, [driver.id]);
+      await t.get(DriversService).setOnline(driver.id, true);
       await placeBid(t, driver, ride.id, amount);
       await t.get(PushChannel).idle();
     };

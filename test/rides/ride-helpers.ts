@@ -1,3 +1,4 @@
+import { DriversService } from '../../src/modules/drivers/drivers.service';
 import { createUser, CreateUserOptions, TestUser } from '../support/factories';
 import type { TestApp } from '../support/test-app';
 import type { BidView } from '../../src/modules/rides/bids/bid-view';
@@ -23,9 +24,11 @@ export async function bookRide(t: TestApp, passenger: TestUser, overrides: objec
 export async function onlineDriver(t: TestApp, options: CreateUserOptions = {}): Promise<TestUser> {
   const driver = await createUser(t, { role: 'driver', ...options });
   await t.db.query(
-    `UPDATE drivers SET is_online = true, last_latitude = $2, last_longitude = $3, last_location_at = now() WHERE user_id = $1`,
+    `UPDATE drivers SET last_latitude = $2, last_longitude = $3, last_location_at = now() WHERE user_id = $1`,
     [driver.id, PICKUP.latitude + 0.001, PICKUP.longitude],
   );
+  // Through the service, so that the matcher's memory on every instance hears of it.
+  await t.get(DriversService).setOnline(driver.id, true);
   return driver;
 }
 

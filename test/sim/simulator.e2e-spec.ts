@@ -63,6 +63,24 @@ describe('simulator: pure parts', () => {
     ]);
   });
 
+  it('tips: out of the passenger’s wallet, into the driver’s whatever the payment method, at the amount tipped', () => {
+    expect(checkPassengerWallet({ userId: 1, balance: 127.7, creditedCents: 15000, walletFaresCents: [1010, 1020], tipsCents: [200] })).toEqual([]);
+    expect(checkPassengerWallet({ userId: 1, balance: 129.7, creditedCents: 15000, walletFaresCents: [1010, 1020], tipsCents: [200] })).toHaveLength(1);
+    const items = [
+      { ride_id: 'a', payment_method: 'wallet', fare: 10.1, earning: 10.1, tip: null },
+      { ride_id: 'b', payment_method: 'cash', fare: 8, earning: 8, tip: 2.5 },
+    ];
+    const rides = [
+      { rideId: 'a', fareCents: 1010, paymentMethod: 'wallet', tipCents: null },
+      { rideId: 'b', fareCents: 800, paymentMethod: 'cash', tipCents: 250 },
+    ];
+    expect(checkDriverWallet({ userId: 2, balance: 12.6, earningsItems: items, completedRides: rides })).toEqual([]);
+    expect(checkDriverWallet({ userId: 2, balance: 10.1, earningsItems: items, completedRides: rides })).toHaveLength(1);
+    expect(checkDriverWallet({ userId: 2, balance: 12.6, earningsItems: items, completedRides: [{ ...rides[1]!, tipCents: 300 }] })).toEqual([
+      expect.stringContaining('passenger tipped 3.00'),
+    ]);
+  });
+
   it('a request that got no answer is a failure (status 0, not ok) and a violation, never a success', async () => {
     const violations: string[] = [];
     const counters = { requests: 0, errors: 0, serverErrors: 0, rateLimited: 0 };
@@ -85,9 +103,11 @@ describe('simulator: pure parts', () => {
       ],
       rides: [
         { id: 'r1', code: 'ABC234', pickup: c, dropoff: { latitude: 52.51, longitude: 13.4 }, outcome: 'completed' },
-        { id: 'r2', code: 'XYZ567', pickup: c, dropoff: c, outcome: 'expired' },
+        { id: 'r2', code: 'XYZ567', pickup: c, dropoff: c, outcome: 'expired', surge: 1.45 },
       ],
     });
+    expect(svg.match(/<title>surge ×1\.45<\/title>/g)).toHaveLength(1);
+    expect(svg).toContain('surge (1 rides, up to ×1.45)');
     expect(svg.startsWith('<?xml')).toBe(true);
     expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
     expect(svg.match(/<polyline /g)).toHaveLength(1);
@@ -116,8 +136,12 @@ describe('simulator: a short run against the real service', () => {
     expect(result.users).toMatchObject({ passengers: 4, drivers: 3 });
     expect(result.counters.requested).toBeGreaterThan(0);
     expect(result.counters.bids).toBeGreaterThan(0);
+    expect(result.counters.scheduled).toBeGreaterThan(0);
     expect(result.counters.accepted + result.counters.cancelled).toBeGreaterThan(0);
     expect(result.events.map((e: { key: string }) => e.key)).toEqual(expect.arrayContaining(['ride_requested', 'bid_submitted']));
+    // Every ride that reached the pickup had its driver and passenger exchange a message, each delivered.
+    expect(result.counters.messages).toBeGreaterThanOrEqual(2 * result.counters.completed);
+    if (result.counters.completed > 0) expect(result.events.map((e: { key: string }) => e.key)).toContain('chat_message');
     expect(result.map.drivers.every((d: { path: unknown[] }) => d.path.length > 1)).toBe(true);
   }, 120_000);
 

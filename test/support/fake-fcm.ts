@@ -34,6 +34,8 @@ export interface FakeFcm {
   outage: number | 'hang' | undefined;
   /** expires_in of the access tokens handed out. */
   tokenLifetimeSeconds: number;
+  /** Drops the connections of the sends left unanswered ('hang'), as a dying FCM front end would; returns how many. */
+  cutHanging(): number;
   close(): Promise<void>;
 }
 
@@ -66,6 +68,7 @@ export async function startFakeFcm(dir: string): Promise<FakeFcm> {
       token_uri: tokenUri,
     }),
   );
+  const hanging: ServerResponse[] = [];
   const fake: FakeFcm = {
     url,
     serviceAccountFile,
@@ -78,6 +81,11 @@ export async function startFakeFcm(dir: string): Promise<FakeFcm> {
     unregistered: new Set(),
     outage: undefined,
     tokenLifetimeSeconds: 3599,
+    cutHanging: () => {
+      const cut = hanging.length;
+      for (const res of hanging.splice(0)) res.destroy();
+      return cut;
+    },
     close: server.close,
   };
 
@@ -110,7 +118,10 @@ export async function startFakeFcm(dir: string): Promise<FakeFcm> {
     if (expires === undefined || expires < Date.now()) {
       return json(res, 401, { error: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' } });
     }
-    if (fake.outage === 'hang') return;
+    if (fake.outage === 'hang') {
+      hanging.push(res);
+      return;
+    }
     if (fake.outage !== undefined) return json(res, fake.outage, { error: { code: fake.outage, message: 'The service is currently unavailable.', status: 'UNAVAILABLE' } });
     let body: Record<string, unknown>;
     try {

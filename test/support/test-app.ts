@@ -76,7 +76,6 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
     get: (token) => app.get(token as never),
     close: async () => {
       await app.close();
-      await database?.drop();
     },
   };
 }

@@ -14,7 +14,7 @@ const PUBLIC_FIELDS = [
 ].sort();
 const DRIVER_FIELDS = [
   'user_id', 'status', 'is_online', 'vehicle_category_id', 'vehicle_make', 'vehicle_model', 'vehicle_plate', 'vehicle_color',
-  'vehicle_year', 'license_number', 'rating', 'last_location', 'last_location_at',
+  'vehicle_year', 'license_number', 'rating', 'ratings_count', 'last_location', 'last_location_at',
 ].sort();
 
 let rideCodes = 0;
@@ -74,7 +74,7 @@ describe('me, profile, account deletion, blocking', () => {
       expect(Object.keys(body.driver).sort()).toEqual(DRIVER_FIELDS);
       expect(body.driver).toMatchObject({
         user_id: driver.id, status: 'approved', is_online: false, vehicle_category_id: 1, vehicle_make: 'Toyota',
-        vehicle_year: 2021, rating: 5, last_location: { latitude: 52.5, longitude: 13.4 },
+        vehicle_year: 2021, rating: null, ratings_count: 0, last_location: { latitude: 52.5, longitude: 13.4 },
       });
       expect(body.driver.last_location_at).toMatch(/Z$/);
     });

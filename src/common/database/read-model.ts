@@ -122,6 +122,7 @@ export const at = {
   number: path<number>(undefined, { type: 'number' }),
   boolean: path<boolean>(undefined, { type: 'boolean' }),
   money: path<number>('major', { type: 'number' }),
+  hundredths: path<number>('hundredths', { type: 'number' }),
   oneOf: <const E extends readonly string[]>(values: E) => path<E[number]>(undefined, { type: 'string', enum: values }),
 };
 

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Logger } 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../errors/domain.error';
 import { describeFrameworkError, ErrorBody, errorBody } from '../http/error-body';
+import { loggableUrl } from '../http/loggable-url';
 import { ERROR_STATUSES, ErrorStatuses } from './error-statuses.token';
 import { ValidationFailedException } from '../http/validation.pipe';
 import { OUTAGE_RETRY_AFTER_SECONDS, recogniseOutage } from '../errors/outage';
@@ -53,10 +54,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const correlationId = String(request.id);
     const outage = recogniseOutage(exception);
     if (outage) {
-      this.logger.warn({ err: exception, request_id: correlationId, url: request.url, dependency: outage.dependency }, 'Dependency unavailable');
+      this.logger.warn({ err: exception, request_id: correlationId, url: loggableUrl(request), dependency: outage.dependency }, 'Dependency unavailable');
       return { body: errorBody(503, outage.message), retryAfter: OUTAGE_RETRY_AFTER_SECONDS };
     }
-    this.logger.error({ err: exception, request_id: correlationId, url: request.url }, 'Unhandled error');
+    this.logger.error({ err: exception, request_id: correlationId, url: loggableUrl(request) }, 'Unhandled error');
     const body = errorBody(500, `Internal server error (correlation id ${correlationId})`);
     body.correlation_id = correlationId;
     return { body };

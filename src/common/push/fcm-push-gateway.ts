@@ -22,7 +22,11 @@ export class FcmPushGateway extends PushGateway {
   private readonly url: string;
   private readonly tokens: GoogleAccessTokens;
 
-  constructor(settings: PushSettings) {
+  /** sendTimeoutMs: how long one send may wait for FCM's answer (a test proves the bound with a shorter one). */
+  constructor(
+    settings: PushSettings,
+    private readonly sendTimeoutMs = SEND_TIMEOUT_MS,
+  ) {
     super();
     this.url = `${settings.apiBase}/v1/projects/${encodeURIComponent(settings.serviceAccount.projectId)}/messages:send`;
     this.tokens = new GoogleAccessTokens(settings.serviceAccount, FCM_SCOPE);
@@ -67,7 +71,7 @@ export class FcmPushGateway extends PushGateway {
         method: 'POST',
         headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json; charset=utf-8' },
         body,
-        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+        signal: AbortSignal.timeout(this.sendTimeoutMs),
       });
     } catch (err) {
       throw new DeliveryError('unavailable', `FCM unreachable: ${err instanceof Error ? err.message : String(err)}`);

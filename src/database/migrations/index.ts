@@ -6,6 +6,11 @@ import { UsersFillfactor1763800008700 } from './1763800008700-users-fillfactor';
 import { UsersSessionRevocation1763800009300 } from './1763800009300-users-session-revocation';
 import { RidesPickupVector1763800009400 } from './1763800009400-rides-pickup-vector';
 import { UsersLoginProof1763800009500 } from './1763800009500-users-login-proof';
+import { RidesOfferTipSurge1763800012000 } from './1763800012000-rides-offer-tip-surge';
+import { RidesPickupAt1763800013000 } from './1763800013000-rides-pickup-at';
+import { RideRatings1763800014000 } from './1763800014000-ride-ratings';
+import { RideShareLinks1763800014010 } from './1763800014010-ride-share-links';
+import { CreateRideMessages1763800015000 } from './1763800015000-create-ride-messages';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -17,4 +22,9 @@ export const MIGRATIONS = [
   UsersSessionRevocation1763800009300,
   RidesPickupVector1763800009400,
   UsersLoginProof1763800009500,
+  RidesOfferTipSurge1763800012000,
+  RidesPickupAt1763800013000,
+  RideRatings1763800014000,
+  RideShareLinks1763800014010,
+  CreateRideMessages1763800015000,
 ];

@@ -3,9 +3,9 @@ import { EventBus } from '../../common/events/event-bus';
 import { AppConfig } from '../../config/app-config';
 import type { DriverRideRef } from '../rides/rides.service';
 import { RidesService } from '../rides/rides.service';
-import type { GeoPoint } from '../../common/events/domain-events';
 import { DriversRepository, PendingLocation } from './drivers.repository';
 import { LivePositionStore } from './live-positions.store';
+import { DriverMatchingService } from './matching/driver-matching.service';
 
 export interface LocationPing {
   latitude: number;
@@ -49,6 +49,7 @@ export class DriverLocationsService implements OnApplicationBootstrap, BeforeApp
     private readonly events: EventBus,
     private readonly config: AppConfig,
     private readonly store: LivePositionStore,
+    private readonly matching: DriverMatchingService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -86,6 +87,8 @@ export class DriverLocationsService implements OnApplicationBootstrap, BeforeApp
       at: new Date(),
     };
     this.pending.set(driverId, location);
+    // Local first: this instance matches the driver on this ping whatever happens to the shared store.
+    this.matching.heard(driverId, location.latitude, location.longitude, location.at);
     const saved = this.store.save(location);
 
     // The response does not wait for the passenger lookup (a cache miss reads the database); a
@@ -107,7 +110,7 @@ export class DriverLocationsService implements OnApplicationBootstrap, BeforeApp
     return saved.then(
       () => location,
       (err: unknown) => {
-        // The table still gets the position at the next flush; matching misses it until the next ping.
+        // The table still gets the position at the next flush, and this instance's matcher has it already.
         this.storeWriteFailed(err);
         return location;
       },
@@ -153,11 +156,6 @@ export class DriverLocationsService implements OnApplicationBootstrap, BeforeApp
       this.logger.error({ err, msg: 'Live position store read failed', driver_id: driverId });
       return this.pending.get(driverId);
     }
-  }
-
-  /** Drivers heard from within the radius in the last DRIVER_LOCATION_MAX_AGE_SECONDS. */
-  recentlyNear(point: GeoPoint, radiusKm: number): Promise<number[]> {
-    return this.store.near(point, radiusKm, this.maxAgeMs);
   }
 
   private async prune(): Promise<void> {

@@ -15,8 +15,8 @@ export type DriverProfileView = Pick<
   | 'vehicle_color'
   | 'vehicle_year'
   | 'license_number'
-  | 'rating'
-> & { last_location: DriverLocationView | null; last_location_at: string | null };
+  | 'ratings_count'
+> & { rating: number | null; last_location: DriverLocationView | null; last_location_at: string | null };
 
 /** The answer to a heartbeat (LocationAcceptedResponseDto describes it). */
 export type LocationAcceptedView = DriverLocationView & { recorded_at: string };
@@ -50,7 +50,8 @@ export function driverProfileToJson(row: DriverRow, latest?: PendingLocation): D
     vehicle_color: row.vehicle_color,
     vehicle_year: row.vehicle_year,
     license_number: row.license_number,
-    rating: Number(row.rating),
+    rating: row.rating === null ? null : Number(row.rating),
+    ratings_count: row.ratings_count,
     last_location: location,
     last_location_at: at ? new Date(at).toISOString() : null,
   };

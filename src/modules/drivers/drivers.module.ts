@@ -10,6 +10,7 @@ import { DriversRepository } from './drivers.repository';
 import { DriversService } from './drivers.service';
 import { DriverEntity } from './entities/driver.entity';
 import { LivePositionStore } from './live-positions.store';
+import { DriverMatchingService } from './matching/driver-matching.service';
 import { MemoryLivePositionStore } from './memory-live-positions';
 import { RedisLivePositionStore } from './redis-live-positions';
 
@@ -18,6 +19,7 @@ import { RedisLivePositionStore } from './redis-live-positions';
   controllers: [DriversController],
   providers: [
     DriversRepository,
+    DriverMatchingService,
     DriverLocationsService,
     DriversService,
     DriverRidesService,
@@ -31,6 +33,6 @@ import { RedisLivePositionStore } from './redis-live-positions';
       },
     },
   ],
-  exports: [DriversService],
+  exports: [DriversService, DriverLocationsService],
 })
 export class DriversModule {}

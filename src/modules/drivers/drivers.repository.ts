@@ -16,7 +16,9 @@ export interface DriverRow {
   vehicle_color: string | null;
   vehicle_year: number | null;
   license_number: string | null;
-  rating: number;
+  /** numeric: pg returns text; null until rated. */
+  rating: string | null;
+  ratings_count: number;
   last_latitude: number | null;
   last_longitude: number | null;
   last_heading: number | null;
@@ -45,8 +47,16 @@ export interface PendingLocation {
   at: Date;
 }
 
+export interface MatchableDriverRow {
+  user_id: number;
+  vehicle_category_id: number | null;
+  last_latitude: number | null;
+  last_longitude: number | null;
+  last_location_at: Date | null;
+}
+
 const COLUMNS = `user_id, status, is_online, vehicle_category_id, vehicle_make, vehicle_model, vehicle_plate, vehicle_color,
-  vehicle_year, license_number, rating, last_latitude, last_longitude, last_heading, last_speed, last_accuracy, last_location_at`;
+  vehicle_year, license_number, rating, ratings_count, last_latitude, last_longitude, last_heading, last_speed, last_accuracy, last_location_at`;
 
 @Injectable()
 export class DriversRepository {
@@ -102,18 +112,14 @@ export class DriversRepository {
   }
 
   /**
-   * Of the candidate ids (drivers heard from near a pickup), those approved, online and serving the
-   * category (or every category): one lookup by primary key.
+   * Every online, approved driver with the category and the position last flushed (the matcher's
+   * start-up and reconciliation): one scan of the drivers table, however many rides there are.
    */
-  async filterMatchable(candidateIds: number[], vehicleCategoryId: number): Promise<number[]> {
-    if (candidateIds.length === 0) return [];
-    const rows: Array<{ user_id: number }> = await this.dataSource.query(
-      `SELECT user_id FROM drivers
-        WHERE user_id = ANY($1::int[]) AND is_online AND status = 'approved'
-          AND (vehicle_category_id = $2 OR vehicle_category_id IS NULL)`,
-      [candidateIds, vehicleCategoryId],
+  async findOnlineApproved(): Promise<MatchableDriverRow[]> {
+    return this.dataSource.query(
+      `SELECT user_id, vehicle_category_id, last_latitude, last_longitude, last_location_at
+         FROM drivers WHERE is_online AND status = 'approved'`,
     );
-    return rows.map((r) => r.user_id);
   }
 
   /**

@@ -11,6 +11,7 @@ import { DriverProfileView, driverProfileToJson } from './driver-profile.view';
 import { DriverLocationsService } from './driver-locations.service';
 import { DriverApprovalStatus, DriverProfileChanges, DriverRow, DriversRepository } from './drivers.repository';
 import { DriverError } from './drivers.errors';
+import { DriverMatchingService } from './matching/driver-matching.service';
 
 const APPROVAL_STATUSES: readonly string[] = ['approved', 'rejected', 'suspended'];
 
@@ -30,6 +31,7 @@ export class DriversService {
     private readonly drivers: DriversRepository,
     private readonly categories: VehicleCategoriesService,
     private readonly locations: DriverLocationsService,
+    private readonly matching: DriverMatchingService,
     private readonly events: EventBus,
     config: AppConfig,
   ) {
@@ -81,7 +83,7 @@ export class DriversService {
     const row = await this.drivers.updateProfile(userId, changes);
     if (!row) throw new DriverError('DRIVER_NOT_FOUND');
     // Rides show the driver's vehicle (ride caches on every instance).
-    this.events.publish('driver.profile_changed', { user_id: userId });
+    this.events.publish('driver.profile_changed', { user_id: userId, vehicle_category_id: row.vehicle_category_id });
     return row;
   }
 
@@ -90,7 +92,7 @@ export class DriversService {
     if (isOnline) await this.getApprovedDriver(userId);
     const row = await this.drivers.setOnline(userId, isOnline);
     if (!row) throw new DriverError('DRIVER_NOT_FOUND');
-    this.events.publish('driver.availability_changed', { user_id: userId });
+    this.availabilityChanged(row);
     return row;
   }
 
@@ -101,19 +103,32 @@ export class DriversService {
     }
     const row = await this.drivers.setApprovalStatus(userId, status as DriverApprovalStatus);
     if (!row) throw new DriverError('DRIVER_NOT_FOUND');
-    this.events.publish('driver.availability_changed', { user_id: userId });
+    this.availabilityChanged(row);
     return row;
   }
 
+  /** The committed row travels with the event: every instance's matcher takes it as it is. */
+  private availabilityChanged(row: DriverRow): void {
+    this.events.publish('driver.availability_changed', {
+      user_id: row.user_id,
+      is_online: row.is_online,
+      approved: row.status === 'approved',
+      vehicle_category_id: row.vehicle_category_id,
+    });
+  }
+
   /**
-   * Approved, online drivers whose vehicle category is the ride's (or who serve every category)
-   * and whose last heartbeat, younger than DRIVER_LOCATION_MAX_AGE_SECONDS, is within radiusKm of
-   * the point: who receives ride_requested. Positions come from the live store (not the flushed
-   * table), the rest from one primary-key lookup.
+   * Who receives ride_requested: approved, online drivers whose vehicle category is the ride's (or
+   * who serve every category) and whose last heartbeat, younger than DRIVER_LOCATION_MAX_AGE_SECONDS,
+   * is within radiusKm of the point. From this instance's memory (DriverMatchingService): no query.
    */
-  async findOnlineDriverIdsNear(vehicleCategoryId: number, point: GeoPoint, radiusKm: number): Promise<number[]> {
-    const candidates = await this.locations.recentlyNear(point, radiusKm);
-    return this.drivers.filterMatchable(candidates, vehicleCategoryId);
+  findOnlineDriverIdsNear(vehicleCategoryId: number, point: GeoPoint, radiusKm: number): number[] {
+    return this.matching.driversToTell(vehicleCategoryId, point, radiusKm);
+  }
+
+  /** Supply for surge: the drivers above who hold no non-final ride, counted from memory. */
+  countAvailableDriversNear(point: GeoPoint, radiusKm: number, vehicleCategoryId: number): number {
+    return this.matching.countAvailableNear(point, radiusKm, vehicleCategoryId);
   }
 
   /** The record of a user registering as a driver, inside the registration's transaction. */

@@ -34,6 +34,9 @@ export interface LiveMessage {
   push: () => PushText;
 }
 
+/** Longest chat text shown in a notification (FCM caps the whole message at 4 KB). */
+const PUSH_PREVIEW_LENGTH = 120;
+
 type Route<K extends DomainEventName> = (event: DomainEventMap[K]) => LiveMessage[];
 type LiveRoutes = { readonly [K in DomainEventName]?: Route<K> };
 
@@ -42,7 +45,32 @@ export function isDriversNear(to: LiveMessage['to']): to is DriversNear {
 }
 
 export const LIVE_ROUTES = {
-  'ride.requested': (e) => [
+  'ride.requested': (e) => newRequest(e, () => ({ title: 'New ride request', body: `Pickup: ${e.ride.pickup.address}. Open the app to make an offer.` })),
+
+  // A raised offer is announced like a new request, to the drivers the matcher would tell now (CONTRACT §11).
+  'ride.offer_raised': (e) =>
+    newRequest(e, () => ({ title: 'Offer raised', body: `Now ${e.ride.offered_fare?.toFixed(2)} ${e.ride.currency}. Pickup: ${e.ride.pickup.address}.` })),
+
+  'ride.tipped': (e) => [
+    {
+      type: 'ride_tipped',
+      rideId: e.ride_id,
+      to: [e.driver_id],
+      data: { tip: e.tip, ride: e.ride },
+      push: () => ({ title: 'You received a tip', body: `${e.tip.amount.toFixed(2)} ${e.tip.currency} for ride ${e.ride.ride_code}.` }),
+    },
+  ],
+
+  // A ride booked for later reaching its dispatch time: its passenger sees it requested, and drivers
+  // are told about it exactly as about a new request.
+  'ride.dispatched': (e) => [
+    {
+      type: 'ride_status_changed',
+      rideId: e.ride_id,
+      to: [e.passenger_id],
+      data: { ride: e.ride },
+      push: () => ({ title: 'Finding your driver', body: `Your ride ${e.ride.ride_code} for later is now looking for a driver.` }),
+    },
     {
       type: 'ride_requested',
       rideId: e.ride_id,
@@ -126,12 +154,39 @@ export const LIVE_ROUTES = {
       push: () => ({ title: 'Request expired', body: 'A ride you made an offer on is no longer available.' }),
     },
   ],
+
+  // The other party only: the sender has the message from its own 201.
+  'ride.message_sent': (e) => [
+    {
+      type: 'chat_message',
+      rideId: e.ride_id,
+      to: [e.recipient_id],
+      data: { message: e.message },
+      push: () => ({ title: e.sender_role === 'driver' ? 'Message from your driver' : 'Message from your passenger', body: preview(e.message.text) }),
+    },
+  ],
+
+  // Only the rated party: the rater knows what they gave (the answer to their POST).
+  'ride.rated': (e) => [
+    {
+      type: 'ride_rated',
+      rideId: e.ride_id,
+      to: [e.rated_user_id],
+      data: { rating: e.rating, ride: e.ride },
+      push: () => ({ title: 'You were rated', body: `Ride ${e.ride.ride_code}: ${e.rating.stars} of 5 stars.` }),
+    },
+  ],
 } satisfies LiveRoutes;
 
 /** The events routed here, for the one subscription that handles them all. */
 export type RoutedEventName = keyof typeof LIVE_ROUTES;
 export type RoutedEvent = DomainEventMap[RoutedEventName];
 export const ROUTED_EVENTS = Object.keys(LIVE_ROUTES) as [RoutedEventName, ...RoutedEventName[]];
+
+/** ride_requested to the drivers the matcher finds around the pickup at this moment. */
+function newRequest(e: DomainEventMap['ride.requested'], push: () => PushText): LiveMessage[] {
+  return [{ type: 'ride_requested', rideId: e.ride_id, to: { categoryId: e.vehicle_category_id, point: e.pickup }, data: { ride: e.ride }, push }];
+}
 
 function passengerStatusText(ride: LiveRide): PushText {
   switch (ride.status) {
@@ -148,6 +203,14 @@ function passengerStatusText(ride: LiveRide): PushText {
 
 function driverStatusText(ride: LiveRide): PushText {
   return { title: 'Ride update', body: `Ride ${ride.ride_code} is now ${ride.status.replace(/_/g, ' ')}.` };
+}
+
+/** A chat message as a notification line: the start of its text. */
+function preview(text: string): string {
+  if (text.length <= PUSH_PREVIEW_LENGTH) return text;
+  // By code point, so that an emoji is never cut in half.
+  const points = [...text];
+  return points.length <= PUSH_PREVIEW_LENGTH ? text : `${points.slice(0, PUSH_PREVIEW_LENGTH - 1).join('')}…`;
 }
 
 function withoutDriver(ride: LiveRide): LiveRide {

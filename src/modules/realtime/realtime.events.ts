@@ -12,7 +12,10 @@ export type RideEventType =
   | 'ride_accepted'
   | 'ride_status_changed'
   | 'ride_cancelled'
-  | 'driver_location';
+  | 'driver_location'
+  | 'chat_message'
+  | 'ride_tipped'
+  | 'ride_rated';
 
 export interface RideEventMessage {
   type: RideEventType;

@@ -21,15 +21,15 @@ const THROTTLE_SWEEP_MS = 60_000;
  * receivers no instance can reach (CONTRACT §10). With Redis every instance receives every event
  * and writes to its own sockets; only the instance that published it pushes, so each receiver gets
  * one push per event. Routing needs nothing but the ids the event carries, except ride_requested:
- * its receivers (drivers near the pickup) are looked up in the shared live-position store and the
- * database, on an instance only when a driver is connected there or when it pushes, and once.
+ * its receivers (drivers near the pickup) come from the matcher's memory on this instance (no
+ * query), looked up only when a driver is connected here or when it pushes, and once.
  */
 @Injectable()
 export class RealtimeService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(RealtimeService.name);
   private readonly throttle: LocationThrottle;
   /** The matcher's answer per message, shared by both channels. */
-  private readonly lookups = new WeakMap<LiveMessage, Promise<readonly number[]>>();
+  private readonly lookups = new WeakMap<LiveMessage, readonly number[]>();
   private sweepTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -58,7 +58,7 @@ export class RealtimeService implements OnModuleInit, OnModuleDestroy {
     const route = LIVE_ROUTES[meta.name as RoutedEventName] as (e: RoutedEvent) => LiveMessage[];
     const messages = route(event);
     for (const message of messages) this.toSockets(message);
-    if (meta.local) this.push.offer(messages, (message) => this.receivers(message));
+    if (meta.local) this.push.offer(messages, (message) => Promise.resolve(this.receivers(message)));
   }
 
   /** A final ride has no more driver positions to throttle. */
@@ -74,26 +74,22 @@ export class RealtimeService implements OnModuleInit, OnModuleDestroy {
     }
     if (!this.registry.hasDrivers) return;
     const started = performance.now();
-    this.receivers(message).then(
-      (ids) => {
-        if (ids.length === 0) return;
-        const frame = rideEventFrame(message.type, message.rideId, message.data);
-        this.registry.sendToUsers(ids, frame, message.type, () => this.metrics.matcherFirstSend.observe((performance.now() - started) / 1000));
-      },
-      (err: unknown) => this.logger.error({ err, msg: 'Could not look up the drivers near a pickup', ride_id: message.rideId }),
-    );
+    const ids = this.receivers(message);
+    if (ids.length === 0) return;
+    const frame = rideEventFrame(message.type, message.rideId, message.data);
+    this.registry.sendToUsers(ids, frame, message.type, () => this.metrics.matcherFirstSend.observe((performance.now() - started) / 1000));
   }
 
-  /** Ids as routed, or the matcher's lookup, run at most once per message on this instance. */
-  private receivers(message: LiveMessage): Promise<readonly number[]> {
+  /** Ids as routed, or the matcher's answer from memory, computed at most once per message on this instance. */
+  private receivers(message: LiveMessage): readonly number[] {
     const to = message.to;
-    if (!isDriversNear(to)) return Promise.resolve(to.filter((id): id is number => id !== null));
-    let lookup = this.lookups.get(message);
-    if (!lookup) {
-      lookup = this.nearbyDrivers.findOnlineDriverIdsNear(to.categoryId, to.point, this.config.matchingRadiusKm);
-      this.lookups.set(message, lookup);
+    if (!isDriversNear(to)) return to.filter((id): id is number => id !== null);
+    let ids = this.lookups.get(message);
+    if (!ids) {
+      ids = this.nearbyDrivers.findOnlineDriverIdsNear(to.categoryId, to.point, this.config.matchingRadiusKm);
+      this.lookups.set(message, ids);
     }
-    return lookup;
+    return ids;
   }
 
   /** The hot path: one map lookup when the passenger is not connected here, no database access ever. */

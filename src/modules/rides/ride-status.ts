@@ -2,11 +2,17 @@
  * The ride statuses (CONTRACT.md section 4), stated once: the type, the validation lists, the SQL
  * filters, the entity's check and partial indexes, and the realtime routing all come from here.
  */
-export const RIDE_STATUSES = ['requested', 'accepted', 'driver_arrived', 'started', 'completed', 'cancelled', 'expired'] as const;
+export const RIDE_STATUSES = ['scheduled', 'requested', 'accepted', 'driver_arrived', 'started', 'completed', 'cancelled', 'expired'] as const;
 export type RideStatus = (typeof RIDE_STATUSES)[number];
 
-/** Not final: the ride still holds its passenger (and, once accepted, its driver). */
+/**
+ * Live: the ride is under way and holds its passenger (and, once accepted, its driver). A ride booked
+ * for later (`scheduled`) is not live until it is dispatched (CONTRACT §11: it does not count as the
+ * passenger's live ride).
+ */
 export const LIVE_STATUSES = ['requested', 'accepted', 'driver_arrived', 'started'] as const satisfies readonly RideStatus[];
+/** Not final: live, or waiting for its pickup time. Ride codes are unique among these (CONTRACT §1). */
+export const NON_FINAL_STATUSES = ['scheduled', ...LIVE_STATUSES] as const satisfies readonly RideStatus[];
 /** A driver is assigned and the ride is not over. */
 export const ASSIGNED_STATUSES = ['accepted', 'driver_arrived', 'started'] as const satisfies readonly RideStatus[];
 export const FINAL_STATUSES = ['completed', 'cancelled', 'expired'] as const satisfies readonly RideStatus[];

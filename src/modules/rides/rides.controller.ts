@@ -21,6 +21,8 @@ import { ErrorResponseDto } from '../../common/http/error-response.dto';
 import { AppConfig } from '../../config/app-config';
 import { BookRideDto } from './dto/book-ride.dto';
 import { CancelRideDto } from './dto/cancel-ride.dto';
+import { RaiseOfferDto } from './offers/dto/raise-offer.dto';
+import { toMinor } from '../../common/money';
 import { EstimateRideDto } from './dto/estimate-ride.dto';
 import { EstimateListResponseDto, EstimateResponseDto, RideResponseDto } from './dto/ride-response.dto';
 import { UpdateRideStatusDto } from './dto/update-ride-status.dto';
@@ -122,6 +124,24 @@ export class RidesController {
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'The ride can no longer be cancelled by the caller' })
   cancel(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string, @Body() dto: CancelRideDto): Promise<RideView> {
     return this.transitions.apply(rideId, { type: 'cancel', reason: dto?.reason?.trim() || null }, user);
+  }
+
+  @Put(':ride_id/offer')
+  @Roles('passenger')
+  @RequiresRegistration()
+  @ApiOperation({
+    summary: 'Raise the offered fare of a requested ride (its passenger; only upwards)',
+    description:
+      'The drivers the matcher would tell about a new request now receive `ride_requested` again with the raised offer. ' +
+      'A ride booked without an offer may get one here, at least MIN_OFFER_PERCENT % of its stored estimate.',
+  })
+  @ApiOkResponse({ type: RideResponseDto })
+  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Not higher than the current offer, below the minimum, or more than 2 decimals' })
+  @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'Not a registered passenger' })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such ride, or not the caller’s' })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'The ride is no longer requested (or its time is up)' })
+  raiseOffer(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string, @Body() dto: RaiseOfferDto): Promise<RideView> {
+    return this.transitions.apply(rideId, { type: 'raise_offer', offeredFareMinor: toMinor(dto.offered_fare)! }, user);
   }
 
   @Put(':ride_id/status')

@@ -9,7 +9,13 @@ export type RideErrorCode =
   | 'INVALID_STATUS_TRANSITION'
   | 'RIDE_NOT_CANCELLABLE'
   | 'IDEMPOTENCY_KEY_REUSED'
-  | 'INVALID_RIDE_REQUEST';
+  | 'INVALID_RIDE_REQUEST'
+  | 'RIDE_NOT_COMPLETED'
+  | 'TIP_ALREADY_PAID'
+  | 'TIP_WINDOW_CLOSED'
+  | 'SCHEDULED_RIDE_LIMIT'
+  | 'RIDE_ALREADY_RATED'
+  | 'RATING_WINDOW_CLOSED';
 
 export const RIDE_MESSAGES: Record<RideErrorCode, string> = {
   RIDE_NOT_FOUND: 'Ride not found',
@@ -21,6 +27,12 @@ export const RIDE_MESSAGES: Record<RideErrorCode, string> = {
   RIDE_NOT_CANCELLABLE: 'Ride can no longer be cancelled',
   IDEMPOTENCY_KEY_REUSED: 'Idempotency-Key was already used with a different request body',
   INVALID_RIDE_REQUEST: 'Invalid ride request',
+  RIDE_NOT_COMPLETED: 'Ride is not completed',
+  TIP_ALREADY_PAID: 'Ride was already tipped',
+  TIP_WINDOW_CLOSED: 'Tips are accepted only within 24 hours of completion',
+  SCHEDULED_RIDE_LIMIT: 'You already have the maximum number of scheduled rides',
+  RIDE_ALREADY_RATED: 'You have already rated this ride',
+  RATING_WINDOW_CLOSED: 'The time to rate this ride has passed',
 };
 
 export class RideError extends DomainError<RideErrorCode> {

@@ -1,6 +1,7 @@
 import type { GeoPoint } from '../../common/events/domain-events';
 import type { RideStatus } from './ride-status';
 import type { CancelledBy, RideView } from './read-models/ride-view';
+import type { TipView } from './tips/tip-view';
 
 /**
  * The ride events, added to the domain events by declaration merging (the bus in common/ knows no
@@ -16,16 +17,17 @@ declare module '../../common/events/domain-events' {
       pickup: GeoPoint;
       ride: RideView;
     };
-    /** A scheduled ride became requested (later-18's dispatch); matched like a new request. */
-    'ride.dispatched': {
+    /** A ride was booked for later (status scheduled); routed to nobody, a hook for caches and indexes. */
+    'ride.scheduled': {
       ride_id: string;
       passenger_id: number;
-      vehicle_category_id: number;
-      pickup: GeoPoint;
       ride: RideView;
     };
-    /** The passenger raised the offered fare of a requested ride (offer-18); its drivers see the new ride. */
-    'ride.offer_raised': {
+    /**
+     * A ride booked for later became requested (scheduled → requested): the passenger is told its
+     * status changed, and it is matched like a new request (the same fields as ride.requested).
+     */
+    'ride.dispatched': {
       ride_id: string;
       passenger_id: number;
       vehicle_category_id: number;
@@ -48,6 +50,22 @@ declare module '../../common/events/domain-events' {
       cancelled_by: CancelledBy;
       ride: RideView;
     };
+    /** The passenger raised the offered_fare of a requested ride: the request is announced again (payload like ride.requested). */
+    'ride.offer_raised': {
+      ride_id: string;
+      passenger_id: number;
+      vehicle_category_id: number;
+      pickup: GeoPoint;
+      ride: RideView;
+    };
+    /** The passenger tipped the driver of a completed ride (paid wallet to wallet in the same transaction). */
+    'ride.tipped': {
+      ride_id: string;
+      passenger_id: number;
+      driver_id: number;
+      tip: TipView;
+      ride: RideView;
+    };
     /** The vehicle_categories table was edited (fares, activity): every instance reloads the categories. */
     'vehicle_categories.changed': Record<string, never>;
     'ride.expired': {
@@ -60,4 +78,14 @@ declare module '../../common/events/domain-events' {
 }
 
 /** Events this module publishes. */
-export const RIDE_EVENTS = ['ride.requested', 'ride.status_changed', 'ride.cancelled', 'ride.expired', 'vehicle_categories.changed'] as const;
+export const RIDE_EVENTS = [
+  'ride.requested',
+  'ride.scheduled',
+  'ride.dispatched',
+  'ride.status_changed',
+  'ride.cancelled',
+  'ride.expired',
+  'ride.offer_raised',
+  'ride.tipped',
+  'vehicle_categories.changed',
+] as const;

@@ -6,6 +6,10 @@ import { BidsController } from './bids/bids.controller';
 import { BidsRepository } from './bids/bids.repository';
 import { BidsService } from './bids/bids.service';
 import { BidEntity } from './bids/entities/bid.entity';
+import { RideChatController } from './chat/ride-chat.controller';
+import { RideChatService } from './chat/ride-chat.service';
+import { RideMessageEntity } from './chat/entities/ride-message.entity';
+import { RideMessagesRepository } from './chat/ride-messages.repository';
 import { IdempotencyKeysRepository } from './booking/idempotency-keys.repository';
 import { RideBookingService } from './booking/ride-booking.service';
 import { IdempotencyKeyEntity } from './entities/idempotency-key.entity';
@@ -14,11 +18,16 @@ import { RideEventEntity } from './entities/ride-event.entity';
 import { RidePaymentEntity } from './entities/ride-payment.entity';
 import { RideEntity } from './entities/ride.entity';
 import { VehicleCategoryEntity } from './entities/vehicle-category.entity';
+import { RideDispatchJob } from './jobs/ride-dispatch.job';
 import { RideExpiryJob } from './jobs/ride-expiry.job';
+import { RideRatingEntity } from './ratings/entities/ride-rating.entity';
+import { RideRatingsController } from './ratings/ride-ratings.controller';
+import { RideRatingsRepository } from './ratings/ride-ratings.repository';
 import { PassengerRidesController } from './passenger-rides.controller';
 import { FareEstimatesService } from './pricing/fare-estimates.service';
 import { PromoCodesRepository } from './pricing/promo-codes.repository';
 import { PromoCodesService } from './pricing/promo-codes.service';
+import { SurgeService } from './pricing/surge.service';
 import { GreatCircleRoutingProvider, RoutingProvider } from './pricing/routing.provider';
 import { VehicleCategoriesRepository } from './pricing/vehicle-categories.repository';
 import { VehicleCategoriesService } from './pricing/vehicle-categories.service';
@@ -29,6 +38,7 @@ import { RidePaymentsRepository } from './read-models/ride-payments.repository';
 import { RideViewCache } from './read-models/ride-view.cache';
 import { RidesRepository } from './read-models/rides.repository';
 import { RidesController } from './rides.controller';
+import { TipsController } from './tips/tips.controller';
 import { RidesService } from './rides.service';
 import { RIDE_COMMAND_HANDLER_PROVIDERS } from './transitions/ride-command-handlers';
 import { RideTransitionsService } from './transitions/ride-transitions.service';
@@ -37,15 +47,25 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
 /**
  * The marketplace: rides and the bids on them. Sub-folders say what they hold: transitions/ (the
  * one place a ride changes), bids/, booking/, pricing/ (categories, fares, promo codes),
- * read-models/ (the ride and bid views, their caches), jobs/. No other module touches these tables.
+ * read-models/ (the ride and bid views, their caches), jobs/, chat/ (in-ride messages). No other module touches these tables.
  */
 @Module({
   imports: [
     RateLimitModule,
-    TypeOrmModule.forFeature([VehicleCategoryEntity, RideEntity, BidEntity, RideEventEntity, RidePaymentEntity, PromoCodeEntity, IdempotencyKeyEntity]),
+    TypeOrmModule.forFeature([
+      VehicleCategoryEntity,
+      RideEntity,
+      BidEntity,
+      RideEventEntity,
+      RidePaymentEntity,
+      PromoCodeEntity,
+      IdempotencyKeyEntity,
+      RideMessageEntity,
+      RideRatingEntity,
+    ]),
     WalletsModule,
   ],
-  controllers: [RidesController, PassengerRidesController, BidsController],
+  controllers: [RidesController, PassengerRidesController, BidsController, RideChatController, TipsController, RideRatingsController],
   providers: [
     // pricing
     VehicleCategoriesRepository,
@@ -53,6 +73,7 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     { provide: RoutingProvider, useClass: GreatCircleRoutingProvider },
     PromoCodesRepository,
     PromoCodesService,
+    SurgeService,
     FareEstimatesService,
     // read models
     RidesRepository,
@@ -71,6 +92,11 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     IdempotencyKeysRepository,
     RideBookingService,
     RideExpiryJob,
+    // chat
+    RideMessagesRepository,
+    RideChatService,
+    RideDispatchJob,
+    RideRatingsRepository,
   ],
   exports: [VehicleCategoriesService, RidesService, PromoCodesService],
 })

@@ -31,6 +31,7 @@ export type DriverEarningsView = {
   this_week: number;
   this_month: number;
   total: number;
+  tips: number;
   rides_count: number;
   items: Array<{
     ride_id: string;
@@ -39,6 +40,7 @@ export type DriverEarningsView = {
     fare: number;
     commission: number;
     earning: number;
+    tip: number | null;
     currency: string;
     pickup_address: string;
     dropoff_address: string;
@@ -75,8 +77,10 @@ export class RidesService {
   ) {}
 
   /**
-   * The user's non-final ride exactly as GET /passenger/rides/active or /driver/rides/active returns
-   * it; the WebSocket gateway sends the same object as ride_snapshot on connect.
+   * The user's live ride exactly as GET /passenger/rides/active or /driver/rides/active returns
+   * it; the WebSocket gateway sends the same object as ride_snapshot on connect. A ride booked for
+   * later is not in it until dispatched (it is not the passenger's live ride, CONTRACT §11; the
+   * scheduled list shows those).
    */
   async getActiveRideSnapshot(user: AuthenticatedUser): Promise<ActiveRideSnapshot> {
     if (user.role === 'driver') {
@@ -107,8 +111,24 @@ export class RidesService {
     return JSON.stringify(rideToJson(row));
   }
 
+  /**
+   * The ride as the API shows it, from the ride cache (RIDE_CACHE_MS; ride events keep it right),
+   * for a caller that decides itself who may see what of it (trip sharing); undefined if none.
+   */
+  async findRideView(rideId: string): Promise<RideView | undefined> {
+    if (!isUuid(rideId)) return undefined;
+    const id = rideId.toLowerCase();
+    return (this.rideViews.peek(id) ?? (await this.rideViews.get(id)))?.json;
+  }
+
   async listPassengerHistory(user: AuthenticatedUser, status: string | undefined, page: number, limit: number): Promise<RideHistoryPage> {
     const { rows, total } = await this.rides.listPassengerHistory(user.id, status, (page - 1) * limit, limit);
+    return { items: rows.map(rideToJson), page, limit, total };
+  }
+
+  /** GET /passenger/rides/scheduled: rides booked for later, not yet dispatched, soonest pickup first. */
+  async listScheduledRides(user: AuthenticatedUser, page: number, limit: number): Promise<RideHistoryPage> {
+    const { rows, total } = await this.rides.listScheduledOfPassenger(user.id, (page - 1) * limit, limit);
     return { items: rows.map(rideToJson), page, limit, total };
   }
 
@@ -141,6 +161,12 @@ export class RidesService {
     return this.driverRides.peek(driverId);
   }
 
+  /** Driver id → the ride each is assigned to while it is not over (start-up and reconciliation of the matcher). */
+  async findAssignedRideIdsByDriver(): Promise<Map<number, string>> {
+    const rows = await this.rides.findAssignedRideIdsByDriver();
+    return new Map(rows.map((r) => [r.driver_id, r.id]));
+  }
+
   /** GET /driver/earnings: totals per UTC period and the completed rides behind them, newest first. */
   async getDriverEarnings(driverId: number, currency: string, page: number, limit: number): Promise<DriverEarningsView> {
     const [totals, items] = await Promise.all([
@@ -153,6 +179,7 @@ export class RidesService {
       this_week: toMajor(totals.this_week),
       this_month: toMajor(totals.this_month),
       total: toMajor(totals.total),
+      tips: toMajor(totals.tips),
       rides_count: totals.rides_count,
       items: items.map((i) => ({
         ride_id: i.ride_id,
@@ -161,6 +188,7 @@ export class RidesService {
         fare: toMajor(i.fare_minor),
         commission: toMajor(i.commission_minor),
         earning: toMajor(i.driver_earning_minor),
+        tip: i.tip_minor === null ? null : toMajor(i.tip_minor),
         currency: i.currency.trim(),
         pickup_address: i.pickup_address,
         dropoff_address: i.dropoff_address,

@@ -64,6 +64,28 @@ export class WalletsService {
     await this.wallets.recordTransfer(randomUUID(), entries.filter((e) => e.amountMinor !== 0), manager);
   }
 
+  /**
+   * A tip inside the caller's transaction: wallet to wallet, no commission, whatever the ride's
+   * payment method. The ledger's unique (ride_id, kind) refuses a second tip of the same ride.
+   */
+  async payTip(manager: EntityManager, input: { rideId: string; passengerId: number; driverId: number; amountMinor: number }): Promise<void> {
+    const { rideId, passengerId, driverId, amountMinor } = input;
+    if (!Number.isSafeInteger(amountMinor) || amountMinor <= 0) throw new WalletError('INVALID_AMOUNT');
+    const locked = await this.wallets.lockByUserIds([passengerId, driverId], manager);
+    const passenger = locked.find((w) => w.userId === passengerId);
+    const driver = locked.find((w) => w.userId === driverId);
+    if (!passenger || !driver) throw new WalletError('WALLET_NOT_FOUND');
+    if (passenger.balanceMinor < amountMinor) throw new WalletError('INSUFFICIENT_FUNDS', 'Wallet balance does not cover the tip');
+    await this.wallets.recordTransfer(
+      randomUUID(),
+      [
+        { walletId: passenger.id, amountMinor: -amountMinor, kind: 'ride_tip', rideId },
+        { walletId: driver.id, amountMinor, kind: 'tip_earning', rideId },
+      ],
+      manager,
+    );
+  }
+
   /** Every balance against its ledger entries and every transfer against zero (operator check). */
   checkLedger(): Promise<LedgerReport> {
     return this.wallets.findLedgerMismatches();

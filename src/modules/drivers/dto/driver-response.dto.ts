@@ -24,7 +24,9 @@ export class DriverProfileResponseDto {
   @ApiProperty({ nullable: true, type: String }) vehicle_color!: string | null;
   @ApiProperty({ nullable: true, type: Number }) vehicle_year!: number | null;
   @ApiProperty({ nullable: true, type: String }) license_number!: string | null;
-  @ApiProperty({ example: 5 }) rating!: number;
+  @ApiProperty({ type: Number, nullable: true, example: 4.87, description: "The passengers' average, 2 decimals; null until rated" })
+  rating!: number | null;
+  @ApiProperty({ example: 23, description: 'How many passengers rated the driver' }) ratings_count!: number;
   @ApiProperty({ type: DriverLocationDto, nullable: true }) last_location!: DriverLocationDto | null;
   @ApiProperty({ nullable: true, type: String }) last_location_at!: string | null;
 }
@@ -45,19 +47,21 @@ class EarningItemDto {
   @ApiProperty({ example: 15.5 }) fare!: number;
   @ApiProperty({ example: 1.55 }) commission!: number;
   @ApiProperty({ example: 13.95 }) earning!: number;
+  @ApiProperty({ type: Number, nullable: true, example: 2.5, description: 'The tip on this ride; null when none' }) tip!: number | null;
   @ApiProperty({ example: 'USD' }) currency!: string;
   @ApiProperty() pickup_address!: string;
   @ApiProperty() dropoff_address!: string;
   @ApiProperty() completed_at!: string;
 }
 
-/** Earnings (the driver's share after commission) per UTC calendar period; weeks start on Monday. */
+/** Earnings (the driver's share after commission, plus tips) per UTC calendar period; weeks start on Monday. */
 export class EarningsResponseDto {
   @ApiProperty({ example: 'USD' }) currency!: string;
   @ApiProperty({ example: 42.5 }) today!: number;
   @ApiProperty({ example: 120 }) this_week!: number;
   @ApiProperty({ example: 480.25 }) this_month!: number;
-  @ApiProperty({ example: 1500 }) total!: number;
+  @ApiProperty({ example: 1500, description: 'Earnings and tips, all time' }) total!: number;
+  @ApiProperty({ example: 42.5, description: 'Tips received, all time (also counted in total and in each period)' }) tips!: number;
   @ApiProperty({ example: 87, description: 'Completed rides, all time' }) rides_count!: number;
   @ApiProperty({ type: [EarningItemDto] }) items!: EarningItemDto[];
   @ApiProperty({ example: 1 }) page!: number;

@@ -1,4 +1,5 @@
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import { RATING_AVERAGE_RULE } from '../../../common/database/rating-average';
 
 /**
  * A driver's profile and last known position, one row per driver user. The table has fillfactor 70
@@ -8,6 +9,7 @@ import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm
  */
 @Entity({ name: 'drivers' })
 @Check('drivers_status_check', `status IN ('pending', 'approved', 'rejected', 'suspended')`)
+@Check('drivers_rating_average_check', RATING_AVERAGE_RULE)
 @Index('drivers_online_idx', ['vehicleCategoryId'], { where: `is_online AND status = 'approved'` })
 export class DriverEntity {
   @PrimaryColumn({ name: 'user_id', type: 'int' })
@@ -42,9 +44,15 @@ export class DriverEntity {
   @Column({ name: 'license_number', type: 'varchar', length: 40, nullable: true })
   licenseNumber!: string | null;
 
-  // A function default: TypeORM compares defaults as text and PostgreSQL reports this one as 5.00.
-  @Column({ type: 'numeric', precision: 3, scale: 2, default: () => '5.00' })
-  rating!: number;
+  /** The passengers' average of this driver (null until rated), kept with its sum and count in one UPDATE. */
+  @Column({ type: 'numeric', precision: 3, scale: 2, nullable: true })
+  rating!: string | null;
+
+  @Column({ name: 'rating_sum', type: 'int', default: 0 })
+  ratingSum!: number;
+
+  @Column({ name: 'ratings_count', type: 'int', default: 0 })
+  ratingsCount!: number;
 
   @Column({ name: 'last_latitude', type: 'double precision', nullable: true })
   lastLatitude!: number | null;

@@ -8,13 +8,16 @@ import type { BookRideDto } from '../dto/book-ride.dto';
 import { FareEstimatesService } from '../pricing/fare-estimates.service';
 import type { FareEstimate } from '../pricing/fare-estimate';
 import { PromoCodesService, normalisePromoCode } from '../pricing/promo-codes.service';
+import { checkPickupAt } from '../pricing/ride-request.rules';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { RidesRepository } from '../read-models/rides.repository';
-import type { RideRequest } from '../transitions/ride-command';
+import type { RideRequest, UserCommand } from '../transitions/ride-command';
 import { RideTransitionsService } from '../transitions/ride-transitions.service';
 import { RideError } from '../rides.errors';
 import { rideToJson } from '../read-models/ride-view';
 import type { RideView } from '../read-models/ride-view';
+import { toMinor } from '../../../common/money';
+import { checkOfferedFare } from '../offers/offer.rules';
 
 const HOUR_SECONDS = 3600;
 
@@ -59,7 +62,10 @@ export class RideBookingService {
   ) {}
 
   async book(user: AuthenticatedUser, dto: BookRideDto, idempotencyKey?: string): Promise<BookingResult> {
+    checkPickupAt(dto.pickup_at);
     const { estimate } = await this.estimates.estimateFor(dto, dto.vehicle_category_id);
+    const offeredFareMinor = dto.offered_fare === undefined ? null : toMinor(dto.offered_fare)!;
+    if (offeredFareMinor !== null) checkOfferedFare(offeredFareMinor, estimate.totalMinor, this.config.minOfferPercent);
     // Book-cancel loops are bounded per passenger (OWASP API6): counted before anything is written.
     await this.limiter.enforce(`book:${user.id}`, this.config.bookingRateLimitPerHour, HOUR_SECONDS);
     if (dto.payment_method === 'wallet' && !(await this.wallets.covers(user.id, 0))) {
@@ -69,7 +75,10 @@ export class RideBookingService {
 
     const rideId = randomUUID();
     let created = true;
-    const ride = await this.transitions.apply(rideId, { type: 'book', ride: rideRequest(dto, estimate) }, user, {
+    const request = rideRequest(dto, estimate, offeredFareMinor);
+    // With a pickup time the ride is booked for later: the `schedule` command, not `book`.
+    const command: UserCommand = dto.pickup_at === undefined ? { type: 'book', ride: request } : { type: 'schedule', ride: request, pickupAt: dto.pickup_at };
+    const ride = await this.transitions.apply(rideId, command, user, {
       // The key is claimed and the promo counted in the booking's own transaction: a replay with the
       // same body answers the ride booked earlier, and a booking that rolls back used neither.
       before: async (tx) => {
@@ -92,11 +101,11 @@ export class RideBookingService {
         if (idempotencyKey !== undefined) await this.keys.attachRide(user.id, idempotencyKey, rideId, tx);
       },
     });
-    return { ride, created };
+    return { ride: ride as RideView, created };
   }
 }
 
-function rideRequest(dto: BookRideDto, estimate: FareEstimate): RideRequest {
+function rideRequest(dto: BookRideDto, estimate: FareEstimate, offeredFareMinor: number | null): RideRequest {
   return {
     rideType: dto.ride_type,
     vehicleCategoryId: dto.vehicle_category_id,
@@ -111,6 +120,7 @@ function rideRequest(dto: BookRideDto, estimate: FareEstimate): RideRequest {
     returnScheduledAt: dto.return_scheduled_at ?? null,
     promoCode: dto.promo_code === undefined ? null : normalisePromoCode(dto.promo_code),
     estimate,
+    offeredFareMinor,
   };
 }
 

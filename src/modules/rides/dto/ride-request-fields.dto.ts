@@ -8,7 +8,7 @@ import { LocationDto } from './location.dto';
  * A time must say which instant it is: without Z or an offset, `2026-11-22T12:00:00` would be read in
  * the server's time zone by one check and in the database session's by another.
  */
-const WITH_OFFSET = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/i;
+export const WITH_OFFSET = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/i;
 
 /** The ride payload fields shared by estimate and book (spec "Ride payload fields"). */
 export abstract class RideRequestFieldsDto {

@@ -1,4 +1,4 @@
-import { ASSIGNED_STATUSES, LIVE_STATUSES, RIDE_STATUSES, RideStatus, sqlStatusList } from '../ride-status';
+import { ASSIGNED_STATUSES, LIVE_STATUSES, NON_FINAL_STATUSES, RIDE_STATUSES, RideStatus, sqlStatusList } from '../ride-status';
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
 export type RideEntityStatus = RideStatus;
@@ -20,13 +20,19 @@ const PICKUP_VEC_EXPRESSION =
 @Check('rides_children_check', `children >= 0`)
 @Check('rides_payment_method_check', `payment_method IN ('cash', 'wallet')`)
 @Check('rides_cancelled_by_check', `cancelled_by IN ('passenger', 'driver')`)
-// At most one live ride per code, per passenger and per driver: the races are settled by these.
-@Index('rides_code_live_uq', ['rideCode'], { unique: true, where: `status IN ${sqlStatusList(LIVE_STATUSES)}` })
-@Index('rides_passenger_live_uq', ['passengerId'], { unique: true, where: `status IN ${sqlStatusList(LIVE_STATUSES)}` })
+@Check('rides_driver_rating_check', `driver_rating BETWEEN 1 AND 5`)
+@Check('rides_passenger_rating_check', `passenger_rating BETWEEN 1 AND 5`)
+// At most one non-final ride per code, one live ride booked for now per passenger and one live ride
+// per driver: the races are settled by these (a ride booked for later is dispatched whatever else is live).
+@Index('rides_code_live_uq', ['rideCode'], { unique: true, where: `status IN ${sqlStatusList(NON_FINAL_STATUSES)}` })
+@Index('rides_passenger_live_uq', ['passengerId'], { unique: true, where: `status IN ${sqlStatusList(LIVE_STATUSES)} AND pickup_at IS NULL` })
+@Index('rides_passenger_live_idx', ['passengerId'], { where: `status IN ${sqlStatusList(LIVE_STATUSES)}` })
 @Index('rides_driver_live_uq', ['driverId'], { unique: true, where: `status IN ${sqlStatusList(ASSIGNED_STATUSES)}` })
 // GiST (btree_gist for the category) over the pickup unit vector: nearest-first order for nearby requests.
 @Index('rides_requested_near_idx', ['vehicleCategoryId', 'pickupVec'], { spatial: true, where: `status = 'requested'` })
 @Index('rides_requested_expiry_idx', ['expiresAt'], { where: `status = 'requested'` })
+@Index('rides_scheduled_dispatch_idx', ['dispatchAt'], { where: `status = 'scheduled'` })
+@Index('rides_passenger_scheduled_idx', ['passengerId', 'pickupAt'], { where: `status = 'scheduled'` })
 @Index('rides_passenger_history_idx', ['passengerId', 'createdAt'])
 @Index('rides_driver_history_idx', ['driverId', 'completedAt'])
 export class RideEntity {
@@ -113,6 +119,15 @@ export class RideEntity {
   @Column({ name: 'fare_minor', type: 'bigint', nullable: true })
   fareMinor!: number | null;
 
+  @Column({ name: 'offered_fare_minor', type: 'bigint', nullable: true })
+  offeredFareMinor!: number | null;
+
+  @Column({ name: 'tip_minor', type: 'bigint', nullable: true })
+  tipMinor!: number | null;
+
+  @Column({ name: 'tipped_at', type: 'timestamptz', nullable: true })
+  tippedAt!: Date | null;
+
   @Column({ type: 'char', length: 3 })
   currency!: string;
 
@@ -124,6 +139,14 @@ export class RideEntity {
 
   @Column({ name: 'cancel_reason', type: 'varchar', length: 500, nullable: true })
   cancelReason!: string | null;
+
+  /** Ride later: when the passenger wants to be picked up; null for a ride now. */
+  @Column({ name: 'pickup_at', type: 'timestamptz', nullable: true })
+  pickupAt!: Date | null;
+
+  /** Ride later: when the dispatcher makes the scheduled ride requested (pickup_at - DISPATCH_LEAD_MINUTES). */
+  @Column({ name: 'dispatch_at', type: 'timestamptz', nullable: true })
+  dispatchAt!: Date | null;
 
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt!: Date;
@@ -142,6 +165,14 @@ export class RideEntity {
 
   @Column({ name: 'cancelled_at', type: 'timestamptz', nullable: true })
   cancelledAt!: Date | null;
+
+  /** The stars the passenger gave the driver on this ride (ride_ratings holds the comment). */
+  @Column({ name: 'driver_rating', type: 'smallint', nullable: true })
+  driverRating!: number | null;
+
+  /** The stars the driver gave the passenger on this ride. */
+  @Column({ name: 'passenger_rating', type: 'smallint', nullable: true })
+  passengerRating!: number | null;
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;

@@ -21,13 +21,15 @@ export interface FareInput {
   legs: RouteLeg[];
   /** per_hour only: the booked time, which is what is billed. */
   bookedMinutes?: number;
+  /** The surge multiplier (2 decimals, ≥ 1) on the distance and time parts; 1 when absent. */
+  surgeMultiplier?: number;
   /** A promo that passed its checks, or a refusal to report as-is. */
   promo?: PromoRule | PromoOutcome;
 }
 
 /**
- * The fare, all in integer minor units: base + per-km × km + per-minute × minutes (per_hour bills
- * the booked time only), raised to the category's minimum fare, then the promo discount (which may
+ * The fare, all in integer minor units: base + (per-km × km + per-minute × minutes) × surge (per_hour
+ * bills the booked time only), raised to the category's minimum fare, then the promo discount (which may
  * take the total below the minimum, never below zero).
  */
 export function computeFare(input: FareInput): FareEstimate {
@@ -38,9 +40,12 @@ export function computeFare(input: FareInput): FareEstimate {
   const durationMinutes = perHour ? (input.bookedMinutes ?? 0) : routeMinutes;
 
   const baseMinor = category.baseFareMinor;
+  // The multiplier carries 2 decimals: applied as a percent, so no float touches the money.
+  const surgeMultiplier = Math.max(1, Math.round((input.surgeMultiplier ?? 1) * 100) / 100);
+  const surgePercent = Math.round(surgeMultiplier * 100);
   // km carry 2 decimals: rate × (km × 100) / 100, rounded half up.
-  const distanceMinor = perHour ? 0 : percentOf(category.perKmRateMinor, Math.round(routeKm * 100));
-  const timeMinor = category.perMinuteRateMinor * durationMinutes;
+  const distanceMinor = perHour ? 0 : percentOf(percentOf(category.perKmRateMinor, Math.round(routeKm * 100)), surgePercent);
+  const timeMinor = percentOf(category.perMinuteRateMinor * durationMinutes, surgePercent);
   const subtotalMinor = baseMinor + distanceMinor + timeMinor;
   const minimumFareApplied = subtotalMinor < category.minimumFareMinor;
   const fareMinor = minimumFareApplied ? category.minimumFareMinor : subtotalMinor;
@@ -65,6 +70,7 @@ export function computeFare(input: FareInput): FareEstimate {
     baseMinor,
     distanceMinor,
     timeMinor,
+    surgeMultiplier,
     subtotalMinor,
     minimumFareMinor: category.minimumFareMinor,
     minimumFareApplied,

@@ -23,6 +23,8 @@ export interface FareEstimate {
   baseMinor: number;
   distanceMinor: number;
   timeMinor: number;
+  /** Applied to distanceMinor and timeMinor (already included in them); 1 when calm. */
+  surgeMultiplier: number;
   subtotalMinor: number;
   minimumFareMinor: number;
   minimumFareApplied: boolean;
@@ -59,6 +61,10 @@ export const ESTIMATE = group(
       base: doc(at.money('estimate', 'baseMinor'), { example: 2.5 }),
       distance: doc(at.money('estimate', 'distanceMinor'), { example: 12.6 }),
       time: doc(at.money('estimate', 'timeMinor'), { example: 5.25 }),
+      surge_multiplier: doc(at.hundredths('estimate', 'surgeMultiplier'), {
+        example: 1,
+        description: 'Demand against supply near the pickup (1.00 when calm), already applied to distance and time',
+      }),
       subtotal: doc(at.money('estimate', 'subtotalMinor'), { example: 20.35 }),
       minimum_fare: doc(at.money('estimate', 'minimumFareMinor'), { example: 6 }),
       minimum_fare_applied: doc(at.boolean('estimate', 'minimumFareApplied'), { example: false }),

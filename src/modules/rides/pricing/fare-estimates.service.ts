@@ -8,12 +8,13 @@ import { estimateToJson, FareEstimate, PromoOutcome } from './fare-estimate';
 import { RouteLeg, RoutingProvider } from './routing.provider';
 import { PromoCodesService } from './promo-codes.service';
 import { checkRideRequest } from './ride-request.rules';
+import { SurgeService } from './surge.service';
 import { RideError } from '../rides.errors';
 import { VehicleCategoriesService } from './vehicle-categories.service';
 
 /**
- * The fare engine behind estimate and book: pure computation over cached categories, plus one
- * promo lookup when a code is given. Nothing is written.
+ * The fare engine behind estimate and book: pure computation over cached categories and the surge
+ * read from memory, plus one promo lookup when a code is given. Nothing is written.
  */
 @Injectable()
 export class FareEstimatesService {
@@ -21,6 +22,7 @@ export class FareEstimatesService {
     private readonly categories: VehicleCategoriesService,
     private readonly routing: RoutingProvider,
     private readonly promos: PromoCodesService,
+    private readonly surge: SurgeService,
     private readonly config: AppConfig,
   ) {}
 
@@ -49,7 +51,8 @@ export class FareEstimatesService {
   }
 
   private price(dto: RideRequestFieldsDto, category: VehicleCategoryEntity, legs: RouteLeg[], promo: PromoRule | PromoOutcome | undefined): FareEstimate {
-    return computeFare({ category, rideType: dto.ride_type, legs, bookedMinutes: dto.duration_minutes, promo });
+    const surgeMultiplier = this.surge.multiplierAt(dto.pickup, category.id);
+    return computeFare({ category, rideType: dto.ride_type, legs, bookedMinutes: dto.duration_minutes, surgeMultiplier, promo });
   }
 
   /** Outbound leg; round trips add the way back to return_location, or to the pickup. */

@@ -8,6 +8,7 @@ export interface EarningsTotals {
   this_week: number;
   this_month: number;
   total: number;
+  tips: number;
   rides_count: number;
 }
 
@@ -18,6 +19,7 @@ export interface EarningItemRow {
   fare_minor: number;
   commission_minor: number;
   driver_earning_minor: number;
+  tip_minor: number | null;
   currency: string;
   paid_at: Date;
   completed_at: Date | null;
@@ -25,20 +27,26 @@ export interface EarningItemRow {
   dropoff_address: string;
 }
 
-/** Driver earnings from ride_payments (one row per completed ride). Periods are calendar periods in UTC (weeks start Monday). */
+/** Driver earnings from ride_payments (one row per completed ride) and the tips on those rides. Periods are calendar periods in UTC (weeks start Monday). */
 @Injectable()
 export class RidePaymentsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  /** Each period counts the earnings paid in it and the tips received in it (a tip may come the day after its ride). */
   async totalsForDriver(driverId: number): Promise<EarningsTotals> {
+    const since = (unit: string) => `date_trunc('${unit}', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
+    const both = (unit: string) =>
+      `coalesce(sum(p.driver_earning_minor) FILTER (WHERE p.created_at >= ${since(unit)}), 0)
+       + coalesce(sum(r.tip_minor) FILTER (WHERE r.tipped_at >= ${since(unit)}), 0)`;
     const rows: EarningsTotals[] = await this.dataSource.query(
       `SELECT
-         coalesce(sum(driver_earning_minor) FILTER (WHERE created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'), 0)::bigint AS today,
-         coalesce(sum(driver_earning_minor) FILTER (WHERE created_at >= date_trunc('week', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'), 0)::bigint AS this_week,
-         coalesce(sum(driver_earning_minor) FILTER (WHERE created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'), 0)::bigint AS this_month,
-         coalesce(sum(driver_earning_minor), 0)::bigint AS total,
+         (${both('day')})::bigint AS today,
+         (${both('week')})::bigint AS this_week,
+         (${both('month')})::bigint AS this_month,
+         (coalesce(sum(p.driver_earning_minor), 0) + coalesce(sum(r.tip_minor), 0))::bigint AS total,
+         coalesce(sum(r.tip_minor), 0)::bigint AS tips,
          count(*)::int AS rides_count
-       FROM ride_payments WHERE driver_id = $1`,
+       FROM ride_payments p JOIN rides r ON r.id = p.ride_id WHERE p.driver_id = $1`,
       [driverId],
     );
     return rows[0]!;
@@ -46,7 +54,7 @@ export class RidePaymentsRepository {
 
   listForDriver(driverId: number, offset: number, limit: number): Promise<EarningItemRow[]> {
     return this.dataSource.query(
-      `SELECT p.ride_id, r.ride_code, p.method, p.fare_minor, p.commission_minor, p.driver_earning_minor, p.currency,
+      `SELECT p.ride_id, r.ride_code, p.method, p.fare_minor, p.commission_minor, p.driver_earning_minor, r.tip_minor, p.currency,
               p.created_at AS paid_at, r.completed_at, r.pickup_address, r.dropoff_address
          FROM ride_payments p JOIN rides r ON r.id = p.ride_id
         WHERE p.driver_id = $1

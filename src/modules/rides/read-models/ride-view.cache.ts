@@ -46,9 +46,16 @@ export class RideViewCache {
     });
   }
 
-  @OnDomainEvent('ride.accepted', 'ride.status_changed', 'ride.cancelled', 'ride.expired')
+  @OnDomainEvent('ride.accepted', 'ride.status_changed', 'ride.cancelled', 'ride.expired', 'ride.dispatched', 'ride.offer_raised', 'ride.tipped')
   private forget(e: { ride_id: string }): void {
     this.cache.invalidate(e.ride_id.toLowerCase());
+  }
+
+  /** The rated ride shows the stars; every ride showing the rated user shows their new average. */
+  @OnDomainEvent('ride.rated')
+  private rated(e: DomainEventMap['ride.rated']): void {
+    this.cache.invalidate(e.ride_id.toLowerCase());
+    if (e.rated_user_id !== null) this.forgetRidesOf(e.rated_user_id);
   }
 
   /** Rides show their passenger's and driver's public profiles. */

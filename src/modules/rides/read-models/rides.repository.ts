@@ -59,10 +59,14 @@ export class RidesRepository {
     return rows[0];
   }
 
-  /** Uses the partial unique index rides_passenger_live_uq. */
+  /**
+   * The passenger's live ride. A ride booked for later is dispatched even while another is live, so
+   * there may be two: the one a driver has taken comes first, then the newest (rides_passenger_live_idx).
+   */
   async findLiveViewOfPassenger(passengerId: number, manager?: EntityManager): Promise<RideViewRow | undefined> {
     const rows: RideViewRow[] = await this.m(manager).query(
-      `SELECT ${RIDE_VIEW_COLUMNS} ${RIDE_VIEW_FROM} WHERE r.passenger_id = $1 AND r.status IN ${LIVE}`,
+      `SELECT ${RIDE_VIEW_COLUMNS} ${RIDE_VIEW_FROM} WHERE r.passenger_id = $1 AND r.status IN ${LIVE}
+        ORDER BY r.driver_id IS NULL, r.created_at DESC LIMIT 1`,
       [passengerId],
     );
     return rows[0];
@@ -96,6 +100,11 @@ export class RidesRepository {
       `SELECT id, driver_id, passenger_id FROM rides WHERE driver_id = ANY($1::int[]) AND status IN ${ASSIGNED}`,
       [driverIds],
     );
+  }
+
+  /** Every driver assigned to a ride not yet over, with that ride (the matcher's start-up and reconciliation). */
+  async findAssignedRideIdsByDriver(): Promise<Array<{ id: string; driver_id: number }>> {
+    return this.m().query(`SELECT id, driver_id FROM rides WHERE driver_id IS NOT NULL AND status IN ${ASSIGNED}`);
   }
 
   async userHasLiveRide(userId: number, manager?: EntityManager): Promise<boolean> {
@@ -134,6 +143,25 @@ export class RidesRepository {
       this.dataSource.query(`SELECT count(*)::int AS total FROM rides r WHERE r.passenger_id = $1${filter}`, params) as Promise<
         Array<{ total: number }>
       >,
+    ]);
+    return { rows, total: count[0]?.total ?? 0 };
+  }
+
+  /** When the next ride booked for later is due for dispatch (rides_scheduled_dispatch_idx); null when none waits. */
+  async nextDispatchAt(): Promise<Date | null> {
+    const rows: Array<{ at: Date | null }> = await this.dataSource.query(`SELECT min(dispatch_at) AS at FROM rides WHERE status = 'scheduled'`);
+    return rows[0]?.at ?? null;
+  }
+
+  /** The passenger's rides booked for later and not yet dispatched, soonest pickup first (rides_passenger_scheduled_idx). */
+  async listScheduledOfPassenger(passengerId: number, offset: number, limit: number): Promise<{ rows: RideViewRow[]; total: number }> {
+    const where = `r.passenger_id = $1 AND r.status = 'scheduled'`;
+    const [rows, count] = await Promise.all([
+      this.dataSource.query(
+        `SELECT ${RIDE_VIEW_COLUMNS} ${RIDE_VIEW_FROM} WHERE ${where} ORDER BY r.pickup_at, r.id OFFSET ${offset} LIMIT ${limit}`,
+        [passengerId],
+      ) as Promise<RideViewRow[]>,
+      this.dataSource.query(`SELECT count(*)::int AS total FROM rides r WHERE ${where}`, [passengerId]) as Promise<Array<{ total: number }>>,
     ]);
     return { rows, total: count[0]?.total ?? 0 };
   }

@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { AcceptBidHandler } from '../bids/accept-bid.handler';
 import { SubmitBidHandler } from '../bids/submit-bid.handler';
+import { RaiseOfferHandler } from '../offers/raise-offer.handler';
+import { TipRideHandler } from '../tips/tip-ride.handler';
+import { RateRideHandler } from '../ratings/rate-ride.handler';
 import { BookRideHandler } from './handlers/book-ride.handler';
+import { DispatchRideHandler } from './handlers/dispatch-ride.handler';
+import { ScheduleRideHandler } from './handlers/schedule-ride.handler';
 import { CANCEL_HANDLER, CompleteRideHandler, EXPIRE_HANDLER, NO_STEP_HANDLER, stepHandler } from './handlers/ride-status.handlers';
 import type { RideCommandHandler, RideCreateHandler, RideSweepHandler, UserCommandType } from './ride-command';
 import type { CreateCommandType, SweepCommandType } from './ride-transitions';
@@ -15,10 +20,22 @@ type SweepHandlers = { [K in SweepCommandType]: RideSweepHandler<K> };
 @Injectable()
 export class RideCommandHandlers {
   private readonly user: UserHandlers;
-  private readonly sweeps: SweepHandlers = { expire: EXPIRE_HANDLER };
+  private readonly sweeps: SweepHandlers;
 
-  constructor(book: BookRideHandler, bid: SubmitBidHandler, accept: AcceptBidHandler, complete: CompleteRideHandler) {
-    this.user = { book, bid, accept, arrive: stepHandler(), start: stepHandler(), complete, no_step: NO_STEP_HANDLER, cancel: CANCEL_HANDLER };
+  constructor(
+    book: BookRideHandler,
+    schedule: ScheduleRideHandler,
+    bid: SubmitBidHandler,
+    accept: AcceptBidHandler,
+    complete: CompleteRideHandler,
+    raise_offer: RaiseOfferHandler,
+    tip: TipRideHandler,
+    rate: RateRideHandler,
+    dispatch: DispatchRideHandler,
+  ) {
+    const steps = { arrive: stepHandler<'arrive'>(), start: stepHandler<'start'>(), complete, no_step: NO_STEP_HANDLER };
+    this.user = { book, schedule, bid, accept, ...steps, cancel: CANCEL_HANDLER, raise_offer, tip, rate };
+    this.sweeps = { expire: EXPIRE_HANDLER, dispatch };
   }
 
   of<K extends UserCommandType>(type: K): HandlerOf<K> {
@@ -31,4 +48,15 @@ export class RideCommandHandlers {
 }
 
 /** The providers behind RideCommandHandlers (for the module). */
-export const RIDE_COMMAND_HANDLER_PROVIDERS = [RideCommandHandlers, BookRideHandler, SubmitBidHandler, AcceptBidHandler, CompleteRideHandler];
+export const RIDE_COMMAND_HANDLER_PROVIDERS = [
+  RideCommandHandlers,
+  BookRideHandler,
+  ScheduleRideHandler,
+  SubmitBidHandler,
+  AcceptBidHandler,
+  CompleteRideHandler,
+  RaiseOfferHandler,
+  TipRideHandler,
+  RateRideHandler,
+  DispatchRideHandler,
+];

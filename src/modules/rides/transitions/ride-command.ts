@@ -1,23 +1,30 @@
 import type { EntityManager } from 'typeorm';
 import type { DomainEventMap } from '../../../common/events/domain-events';
 import type { BidView } from '../bids/bid-view';
+import type { RideRatingView } from '../ratings/ride-rating.view';
 import type { RideView } from '../read-models/ride-view';
+import type { TipView } from '../tips/tip-view';
 import type { RideStatus } from '../ride-status';
 import { DriverStep, driverStepTo, EventOf, RideCommandType, RideParty, SweepCommandType } from './ride-transitions';
 import type { LockedRide, NewRide, RideColumns } from './ride-writes.repository';
 
 /** A new ride as booking prices it; the transition adds its id, code, currency and time to live. */
-export type RideRequest = Omit<NewRide, 'id' | 'rideCode' | 'passengerId' | 'currency' | 'ttlMinutes'>;
+export type RideRequest = Omit<NewRide, 'id' | 'rideCode' | 'passengerId' | 'currency' | 'ttlMinutes' | 'pickupAt' | 'dispatchAt'>;
 
 /** Each command with what it carries (its row in RIDE_TRANSITIONS says who, from where, to what). */
 export type RideCommand =
   | { type: 'book'; ride: RideRequest }
+  | { type: 'schedule'; ride: RideRequest; pickupAt: string }
   | { type: 'bid'; amountMinor: number; etaMinutes: number; driverCategoryId: number | null }
   | { type: 'accept'; bidId: string }
   | { type: DriverStep }
   | { type: 'no_step'; to: RideStatus }
   | { type: 'cancel'; reason: string | null }
-  | { type: 'expire' };
+  | { type: 'raise_offer'; offeredFareMinor: number }
+  | { type: 'tip'; amountMinor: number }
+  | { type: 'rate'; stars: number; comment: string | null }
+  | { type: 'expire' }
+  | { type: 'dispatch' };
 
 /** PUT /rides/{id}/status: the driver step that reaches `to`, or the row that refuses a status no step reaches. */
 export function driverStep(to: RideStatus): { type: DriverStep } | { type: 'no_step'; to: RideStatus } {
@@ -29,8 +36,8 @@ export type CommandOf<K extends RideCommandType> = Extract<RideCommand, { type: 
 export type UserCommandType = Exclude<RideCommandType, SweepCommandType>;
 export type UserCommand = Extract<RideCommand, { type: UserCommandType }>;
 
-/** What a command answers with: the ride as the API shows it, or, for a bid, the bid. */
-export type ResultOf<K extends RideCommandType> = K extends 'bid' ? BidView : RideView;
+/** What a command answers with: the ride as the API shows it, or, for a bid, the bid, for a tip, the tip, for a rating, the rating. */
+export type ResultOf<K extends RideCommandType> = K extends 'bid' ? BidView : K extends 'tip' ? TipView : K extends 'rate' ? RideRatingView : RideView;
 
 /** Who acts: a user (their relation to the ride decides what they may do), or the platform. */
 export type RideActor = { id: number } | 'system';
@@ -101,5 +108,7 @@ export interface RideCreateHandler<K extends RideCommandType> {
 
 /** A sweep's own part: its event for each ride it took, after the table's change of the whole batch. */
 export interface RideSweepHandler<K extends SweepCommandType> {
+  /** Columns the change writes beside the status (dispatch: the request's time to live starts). */
+  columns?(): RideColumns;
   event(ride: LockedRide, view: RideView, withdrawnBidders: number[]): PendingEvent<EventOf<K>>;
 }

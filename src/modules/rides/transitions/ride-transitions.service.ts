@@ -72,7 +72,7 @@ export class RideTransitionsService {
   }
 
   /**
-   * The platform's batch form of a sweep command (expire): the rides the table says are due, locked
+   * The platform's batch form of a sweep command (expire, dispatch): the rides the table says are due, locked
    * with SKIP LOCKED (two sweepers never take the same ride, nor wait for each other), changed in
    * one statement; returns how many.
    */
@@ -85,14 +85,14 @@ export class RideTransitionsService {
       const rides = (await this.writes.lockDue(type, limit, tx)).filter((r) => refusalOf(type, 'system', stateOf(r)) === null);
       const ids = rides.map((r) => r.id);
       if (ids.length === 0) return 0;
-      await this.writes.changeStatus(ids, to, rule.stamp, {}, tx);
+      const handler = this.handlers.sweep(type);
+      await this.writes.changeStatus(ids, to, rule.stamp, handler.columns?.() ?? {}, tx);
       const bidders = rule.withdrawsBids ? await this.bids.withdrawPendingForRides(ids, tx) : new Map<string, number[]>();
       await this.writes.recordEvents(
         rides.map((r) => ({ rideId: r.id, from: r.status, to, actorUserId: null, actorRole: 'system' as const })),
         tx,
       );
       const views = new Map((await this.reads.findViews(ids, tx)).map((row) => [row.id, rideToJson(row)]));
-      const handler = this.handlers.sweep(type);
       events = rides.map((r) => handler.event(r, views.get(r.id)!, bidders.get(r.id) ?? []) as PendingEvent);
       return ids.length;
     });

@@ -23,7 +23,7 @@ const PARTIES: RideParty[] = ['passenger', 'driver', 'system', 'other'];
 const STATES: (RideStatus | null)[] = [null, ...RIDE_STATUSES];
 const rule = (type: RideCommandType): RideTransitionRule => RIDE_TRANSITIONS[type];
 const allowed = (type: RideCommandType, party: RideParty, status: RideStatus | null, pastExpiry: boolean) =>
-  mayAct(type, party) && refusalOf(type, party, { status, past: { expires_at: pastExpiry } }) === null;
+  mayAct(type, party) && refusalOf(type, party, { status, past: { expires_at: pastExpiry, dispatch_at: pastExpiry } }) === null;
 
 describe('ride transition table', () => {
   const cases = COMMANDS.flatMap((type) => PARTIES.flatMap((party) => STATES.map((status) => [type, party, status] as const)));
@@ -36,7 +36,7 @@ describe('ride transition table', () => {
     for (const past of [false, true]) {
       const timely = rule(type).open ? !past : rule(type).due ? past : true;
       const expected = from.includes(status) && timely ? null : rule(type).refusal;
-      expect(refusalOf(type, party, { status, past: { expires_at: past } })).toBe(expected);
+      expect(refusalOf(type, party, { status, past: { expires_at: past, dispatch_at: past } })).toBe(expected);
     }
   });
 
@@ -82,25 +82,52 @@ describe('ride transition table', () => {
   });
 
   it('lets the passenger cancel before the trip starts and the driver only after accepting (CONTRACT 4)', () => {
-    expect(STATES.filter((s) => allowed('cancel', 'passenger', s, false))).toEqual(['requested', 'accepted', 'driver_arrived']);
+    expect(STATES.filter((s) => allowed('cancel', 'passenger', s, false))).toEqual(['scheduled', 'requested', 'accepted', 'driver_arrived']);
     expect(STATES.filter((s) => allowed('cancel', 'driver', s, false))).toEqual(['accepted', 'driver_arrived']);
     expect(rule('cancel').withdrawsBids).toBe(true);
   });
 
-  it('books only a ride that does not exist yet, into a live status', () => {
+  it('lets the passenger raise the offer while the request is open and tip a completed ride, neither changing the status (CONTRACT §11)', () => {
+    expect(STATES.filter((s) => allowed('raise_offer', 'passenger', s, false))).toEqual(['requested']);
+    expect(allowed('raise_offer', 'passenger', 'requested', true)).toBe(false);
+    expect(STATES.filter((s) => allowed('tip', 'passenger', s, false))).toEqual(['completed']);
+    for (const type of ['raise_offer', 'tip'] as const) {
+      expect(rule(type).to).toBeUndefined();
+      expect(Object.keys(rule(type).from)).toEqual(['passenger']);
+    }
+    expect([rule('raise_offer').event, rule('tip').event]).toEqual(['ride.offer_raised', 'ride.tipped']);
+  });
+
+    it('books only a ride that does not exist yet, into a live status', () => {
     expect(STATES.filter((s) => allowed('book', 'passenger', s, false))).toEqual([null]);
     expect(LIVE_STATUSES).toContain(rule('book').to);
+  });
+
+  it('books a ride for later into scheduled, which is not live, and only the platform dispatches it when due (CONTRACT 11)', () => {
+    expect(STATES.filter((s) => allowed('schedule', 'passenger', s, false))).toEqual([null]);
+    expect(rule('schedule').to).toBe('scheduled');
+    expect(LIVE_STATUSES).not.toContain('scheduled');
+    expect(allowed('dispatch', 'system', 'scheduled', false)).toBe(false);
+    expect(STATES.filter((s) => allowed('dispatch', 'system', s, true))).toEqual(['scheduled']);
+    expect(rule('dispatch').to).toBe('requested');
+    expect(rule('dispatch').event).toBe('ride.dispatched');
+    // Nobody bids on, accepts or steps a ride that is not dispatched yet.
+    for (const type of ['bid', 'accept', 'arrive', 'expire'] as const) {
+      for (const party of PARTIES) expect(allowed(type, party, 'scheduled', false) || allowed(type, party, 'scheduled', true)).toBe(false);
+    }
   });
 
   it('says in SQL what it allows', () => {
     expect(sqlAllowing('bid', 'other', 'r')).toBe(`r.status = 'requested' AND r.expires_at > now()`);
     expect(sqlAllowing('expire', 'system', 'r')).toBe(`r.status = 'requested' AND r.expires_at <= now()`);
     expect(sqlAllowing('no_step', 'driver', 'r')).toBe('false');
+    expect(sqlAllowing('dispatch', 'system', 'r')).toBe(`r.status = 'scheduled' AND r.dispatch_at <= now()`);
   });
 
   it('maps each status of PUT /rides/{id}/status to the one driver step reaching it, else a refusal', () => {
     const reached = Object.fromEntries(RIDE_STATUSES.map((s) => [s, driverStep(s).type]));
     expect(reached).toEqual({
+      scheduled: 'no_step',
       requested: 'no_step',
       accepted: 'no_step',
       driver_arrived: 'arrive',

@@ -8,22 +8,25 @@ import type { RideErrorCode } from '../rides.errors';
  */
 export type RideParty = 'passenger' | 'driver' | 'system' | 'other';
 
-/** A ride time the table judges commands by (a scheduled ride's dispatch time would join it). */
-export type RideClock = 'expires_at';
+/** A ride time the table judges commands by: a request's end, a scheduled ride's dispatch time. */
+export type RideClock = 'expires_at' | 'dispatch_at';
 
 /** Ride columns a status stamps with the time it was reached. */
 export type RideStamp = 'accepted_at' | 'arrived_at' | 'started_at' | 'completed_at' | 'cancelled_at';
 
-export interface RideTransitionRule {
+/**
+ * Who may act on a ride, and from which statuses (`null`: the ride does not exist yet). A party
+ * missing from `from` is told the ride does not exist (404); a party listed, from another status,
+ * gets `refusal` (409). Every command states one; so do acts that change no ride (chat/).
+ */
+export interface RidePartyRule<E extends string = RideErrorCode> {
+  from: Partial<Record<RideParty, readonly (RideStatus | null)[]>>;
+  refusal: E;
+}
+
+export interface RideTransitionRule extends RidePartyRule {
   /** The status the command leads to; none: the command leaves the status as it is (a bid). */
   to?: RideStatus;
-  /**
-   * Who may apply the command, and from which statuses (`null`: the ride does not exist yet). A
-   * party missing here is told the ride does not exist (404); a party listed, from another status,
-   * gets `refusal` (409).
-   */
-  from: Partial<Record<RideParty, readonly (RideStatus | null)[]>>;
-  refusal: RideErrorCode;
   /** Refused once this time has passed (nobody takes a request whose time is up). */
   open?: RideClock;
   /** Applies only once this time has passed: a sweep of the platform's, run in batches. */
@@ -45,6 +48,10 @@ export interface RideTransitionRule {
  */
 export const RIDE_TRANSITIONS = {
   book: { to: 'requested', from: { passenger: [null] }, refusal: 'ACTIVE_RIDE_EXISTS', event: 'ride.requested' },
+  // Booking with a pickup_at (ride later): the ride waits, not live, offered to no driver until dispatched.
+  schedule: { to: 'scheduled', from: { passenger: [null] }, refusal: 'SCHEDULED_RIDE_LIMIT', event: 'ride.scheduled' },
+  // DISPATCH_LEAD_MINUTES before pickup_at the platform opens it to bids, matched like a new request.
+  dispatch: { to: 'requested', from: { system: ['scheduled'] }, refusal: 'INVALID_STATUS_TRANSITION', due: 'dispatch_at', event: 'ride.dispatched' },
   // A driver's offer changes no status; the ride's own (former) driver is refused like any late bidder.
   bid: { from: { other: ['requested'], driver: [] }, refusal: 'RIDE_NOT_REQUESTED', open: 'expires_at', lock: 'share', event: 'bid.submitted' },
   accept: {
@@ -62,12 +69,18 @@ export const RIDE_TRANSITIONS = {
   no_step: { from: { driver: [] }, refusal: 'INVALID_STATUS_TRANSITION' },
   cancel: {
     to: 'cancelled',
-    from: { passenger: ['requested', 'accepted', 'driver_arrived'], driver: ['accepted', 'driver_arrived'] },
+    from: { passenger: ['scheduled', 'requested', 'accepted', 'driver_arrived'], driver: ['accepted', 'driver_arrived'] },
     refusal: 'RIDE_NOT_CANCELLABLE',
     stamp: 'cancelled_at',
     withdrawsBids: true,
     event: 'ride.cancelled',
   },
+  // The passenger names a higher price while drivers bid: no status change; the request is announced again.
+  raise_offer: { from: { passenger: ['requested'] }, refusal: 'RIDE_NOT_REQUESTED', open: 'expires_at', event: 'ride.offer_raised' },
+  // Once, within 24 h of completion (the handler judges the window and a tip already paid).
+  tip: { from: { passenger: ['completed'] }, refusal: 'RIDE_NOT_COMPLETED', event: 'ride.tipped' },
+  // A rating changes no status: each side once (the handler), within RATING_WINDOW_DAYS of completion.
+  rate: { from: { passenger: ['completed'], driver: ['completed'] }, refusal: 'RIDE_NOT_COMPLETED', event: 'ride.rated' },
   expire: { to: 'expired', from: { system: ['requested'] }, refusal: 'RIDE_NOT_REQUESTED', due: 'expires_at', withdrawsBids: true, event: 'ride.expired' },
 } as const satisfies Record<string, RideTransitionRule>;
 
@@ -99,14 +112,25 @@ export interface RideState {
 
 /** Whether `party` may apply the command at all: if not, the ride does not exist for them. */
 export function mayAct(type: RideCommandType, party: RideParty | undefined): party is RideParty {
-  return party !== undefined && ruleOf(type).from[party] !== undefined;
+  return partyMayAct(ruleOf(type), party);
+}
+
+/** Whether the rule lets `party` act at all: if not, the ride does not exist for them. */
+export function partyMayAct(rule: Pick<RidePartyRule<string>, 'from'>, party: RideParty | undefined): party is RideParty {
+  return party !== undefined && rule.from[party] !== undefined;
+}
+
+/** The rule's refusal for `party` acting on a ride in `status`, or null when the rule allows it. */
+export function statusRefusal<E extends string>(rule: RidePartyRule<E>, party: RideParty, status: RideStatus | null): E | null {
+  const from = rule.from[party];
+  return !from || !from.includes(status) ? rule.refusal : null;
 }
 
 /** The refusal for `party` applying the command to a ride in `state`, or null when the table allows it. */
 export function refusalOf(type: RideCommandType, party: RideParty, state: RideState): RideErrorCode | null {
   const rule = ruleOf(type);
-  const from = rule.from[party];
-  if (!from || !from.includes(state.status)) return rule.refusal;
+  const byStatus = statusRefusal(rule, party, state.status);
+  if (byStatus !== null) return byStatus;
   if (rule.open && state.past[rule.open]) return rule.refusal;
   if (rule.due && !state.past[rule.due]) return rule.refusal;
   return null;

@@ -27,8 +27,13 @@ export interface NewRide {
   returnScheduledAt: string | null;
   promoCode: string | null;
   estimate: FareEstimate;
+  /** The passenger's own price (minor units), null when none. */
+  offeredFareMinor: number | null;
   currency: string;
   ttlMinutes: number;
+  /** Ride later: the pickup time, and when the ride is to be dispatched (null for a ride now). */
+  pickupAt: string | null;
+  dispatchAt: string | null;
 }
 
 /** A ride row locked for a command, with which of the table's clocks have passed. */
@@ -40,6 +45,9 @@ export interface LockedRide {
   vehicle_category_id: number;
   payment_method: 'cash' | 'wallet';
   fare_minor: number | null;
+  /** The stored estimate's total: what an offer is measured against. */
+  estimated_fare_minor: number;
+  offered_fare_minor: number | null;
   currency: string;
   past: Partial<Record<RideClock, boolean>>;
 }
@@ -51,9 +59,12 @@ export interface RideColumns {
   fare_minor?: number;
   cancelled_by?: 'passenger' | 'driver';
   cancel_reason?: string | null;
+  /** expires_at becomes now() plus this (a dispatched ride's request starts its time to live). */
+  expires_in_minutes?: number;
 }
 
-const LOCKED_COLUMNS = `id, status, passenger_id, driver_id, vehicle_category_id, payment_method, fare_minor, currency,
+const LOCKED_COLUMNS = `id, status, passenger_id, driver_id, vehicle_category_id, payment_method, fare_minor,
+  estimated_fare_minor, offered_fare_minor, currency,
   json_build_object(${RIDE_CLOCKS.map((c) => `'${c}', ${c} <= now()`).join(', ')}) AS past`;
 
 export interface RideEventInput {
@@ -65,14 +76,18 @@ export interface RideEventInput {
   reason?: string | null;
 }
 
-/** The columns of RideColumns as SQL (only these names ever reach the statement). */
-const COLUMN_NAMES: Record<keyof RideColumns, string> = {
-  driver_id: 'driver_id',
-  accepted_bid_id: 'accepted_bid_id',
-  fare_minor: 'fare_minor',
-  cancelled_by: 'cancelled_by',
-  cancel_reason: 'cancel_reason',
+/** The columns of RideColumns as SQL assignments of parameter `p` (only these ever reach the statement). */
+const COLUMN_SQL: Record<keyof RideColumns, (p: string) => string> = {
+  driver_id: (p) => `driver_id = ${p}`,
+  accepted_bid_id: (p) => `accepted_bid_id = ${p}`,
+  fare_minor: (p) => `fare_minor = ${p}`,
+  cancelled_by: (p) => `cancelled_by = ${p}`,
+  cancel_reason: (p) => `cancel_reason = ${p}`,
+  expires_in_minutes: (p) => `expires_at = now() + make_interval(mins => ${p}::int)`,
 };
+
+/** The key space of pg_advisory_xact_lock(key, passenger id) taken by bookings for later. */
+const SCHEDULE_LOCK_KEY = 1_763_800_013;
 
 const TRANSACTION_ATTEMPTS = 3;
 /** deadlock_detected, serialization_failure: the transaction did nothing and may simply run again. */
@@ -120,9 +135,10 @@ export class RideWritesRepository {
           pickup_address, pickup_latitude, pickup_longitude, dropoff_address, dropoff_latitude, dropoff_longitude,
           return_address, return_latitude, return_longitude, passenger_count, children, payment_method,
           duration_minutes, end_scheduled_at, return_scheduled_at, promo_code, estimate, estimated_fare_minor,
-          currency, expires_at)
+          currency, pickup_at, dispatch_at, expires_at, offered_fare_minor)
        VALUES ($1, $2, $26, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
-          $22::jsonb, $23, $24, now() + make_interval(mins => $25))
+          $22::jsonb, $23, $24, $27::timestamptz, $28::timestamptz,
+          COALESCE($28::timestamptz, now()) + make_interval(mins => $25), $29)
        ON CONFLICT DO NOTHING RETURNING id`,
       [
         r.id, r.rideCode, r.rideType, r.passengerId, r.vehicleCategoryId,
@@ -131,9 +147,23 @@ export class RideWritesRepository {
         r.returnLocation?.address ?? null, r.returnLocation?.latitude ?? null, r.returnLocation?.longitude ?? null,
         r.passengerCount, r.children, r.paymentMethod, r.durationMinutes, r.endScheduledAt, r.returnScheduledAt,
         r.promoCode, JSON.stringify(r.estimate), r.estimate.totalMinor, r.currency, r.ttlMinutes, status,
+        r.pickupAt, r.dispatchAt, r.offeredFareMinor,
       ],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * How many rides the passenger holds booked for later, counted under a transaction-long lock on
+   * that passenger's bookings for later: two concurrent bookings at the limit cannot both pass. An
+   * advisory lock, not a row lock on the user (another module's table): only these bookings wait.
+   */
+  async lockScheduledCountOf(passengerId: number, manager: EntityManager): Promise<number> {
+    await manager.query(`SELECT pg_advisory_xact_lock($1::int, $2::int)`, [SCHEDULE_LOCK_KEY, passengerId]);
+    const rows = rowsOf<{ n: number }>(
+      await manager.query(`SELECT count(*)::int AS n FROM rides WHERE passenger_id = $1 AND status = 'scheduled'`, [passengerId]),
+    );
+    return rows[0]?.n ?? 0;
   }
 
   /** The ride row, locked: exclusively, or shared by commands that may run side by side (bids). */
@@ -173,7 +203,7 @@ export class RideWritesRepository {
     if (stamp) sets.push(`${stamp} = now()`);
     for (const [column, value] of Object.entries(set)) {
       params.push(value);
-      sets.push(`${COLUMN_NAMES[column as keyof RideColumns]} = $${params.length}`);
+      sets.push(COLUMN_SQL[column as keyof RideColumns](`$${params.length}`));
     }
     try {
       await manager.query(`UPDATE rides SET ${sets.join(', ')} WHERE id = ANY($1::uuid[])`, params);
@@ -211,6 +241,34 @@ export class RideWritesRepository {
       ),
     );
     return rows.length > 0;
+  }
+
+  /** The passenger's new price of a locked ride. */
+  async setOfferedFare(rideId: string, offeredFareMinor: number, manager: EntityManager): Promise<void> {
+    await manager.query(`UPDATE rides SET offered_fare_minor = $2, updated_at = now() WHERE id = $1`, [rideId, offeredFareMinor]);
+  }
+
+  /** Of a locked ride: whether it was tipped already, and whether its completion is within `windowHours`. */
+  async tipState(rideId: string, windowHours: number, manager: EntityManager): Promise<{ tipped: boolean; in_window: boolean }> {
+    const rows = rowsOf<{ tipped: boolean; in_window: boolean }>(
+      await manager.query(
+        `SELECT tip_minor IS NOT NULL AS tipped, coalesce(completed_at > now() - make_interval(hours => $2), false) AS in_window
+           FROM rides WHERE id = $1`,
+        [rideId, windowHours],
+      ),
+    );
+    return rows[0]!;
+  }
+
+  /** Writes the tip on a locked ride; returns when it was paid. */
+  async recordTip(rideId: string, amountMinor: number, manager: EntityManager): Promise<Date> {
+    const rows = rowsOf<{ tipped_at: Date }>(
+      await manager.query(`UPDATE rides SET tip_minor = $2, tipped_at = now(), updated_at = now() WHERE id = $1 RETURNING tipped_at`, [
+        rideId,
+        amountMinor,
+      ]),
+    );
+    return rows[0]!.tipped_at;
   }
 
   async deleteUnsharedRidesOf(passengerId: number, manager: EntityManager): Promise<void> {

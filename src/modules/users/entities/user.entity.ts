@@ -1,10 +1,12 @@
 import { Check, Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import type { UserRole } from '../../../common/auth/authenticated-user';
+import { RATING_AVERAGE_RULE } from '../../../common/database/rating-average';
 
 @Entity({ name: 'users' })
 @Check('users_role_check', `role IN ('passenger', 'driver')`)
 @Check('users_phone_check', `phone IS NULL OR phone ~ '^\\+[0-9]{1,19}$'`)
 @Check('users_email_check', `email IS NULL OR email = lower(btrim(email))`)
+@Check('users_rating_average_check', RATING_AVERAGE_RULE)
 export class UserEntity {
   @PrimaryGeneratedColumn()
   id!: number;
@@ -89,6 +91,16 @@ export class UserEntity {
 
   @Column({ name: 'login_count', type: 'int', default: 0 })
   loginCount!: number;
+
+  /** The drivers' average of this user as a passenger (null until rated), kept with its sum and count in one UPDATE. */
+  @Column({ type: 'numeric', precision: 3, scale: 2, nullable: true })
+  rating!: string | null;
+
+  @Column({ name: 'rating_sum', type: 'int', default: 0 })
+  ratingSum!: number;
+
+  @Column({ name: 'ratings_count', type: 'int', default: 0 })
+  ratingsCount!: number;
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;

@@ -1,13 +1,13 @@
 import { Check, Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-export type LedgerEntryKind = 'funding' | 'ride_fare' | 'ride_earning' | 'ride_commission';
+export type LedgerEntryKind = 'funding' | 'ride_fare' | 'ride_earning' | 'ride_commission' | 'ride_tip' | 'tip_earning';
 
 /** Append-only (a trigger refuses UPDATE and DELETE); the entries of one transfer sum to zero. */
 @Entity({ name: 'wallet_ledger_entries' })
 @Check('wallet_ledger_entries_amount_minor_check', `amount_minor <> 0`)
 @Index('wallet_ledger_wallet_idx', ['walletId', 'id'])
 @Index('wallet_ledger_transfer_idx', ['transferId'])
-// A ride's fare, earning and commission are each booked once.
+// A ride's fare, earning, commission and tip are each booked once.
 @Index('wallet_ledger_ride_once_uq', ['rideId', 'kind'], { unique: true, where: 'ride_id IS NOT NULL' })
 export class LedgerEntryEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' })

@@ -2,21 +2,40 @@ import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../../config/app-config';
 import { RidesRepository } from '../../read-models/rides.repository';
+import type { RideView } from '../../read-models/ride-view';
 import { RideError } from '../../rides.errors';
 import type { CommandOutcome, CreateContext, RideCreateHandler } from '../ride-command';
 import { RIDE_TRANSITIONS } from '../ride-transitions';
+import type { NewRide } from '../ride-writes.repository';
 
 const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 const CODE_ATTEMPTS = 8;
 
-/** Six characters no one misreads (no 0/O, 1/I/L); unique among live rides (a partial unique index). */
+/** Six characters no one misreads (no 0/O, 1/I/L); unique among non-final rides (a partial unique index). */
 export function newRideCode(): string {
   let code = '';
   for (let i = 0; i < 6; i += 1) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
   return code;
 }
 
-/** `book`: inserts the ride, retrying on a ride-code collision; a refusal with no collision means the passenger already has a live ride. */
+/**
+ * Inserts the ride under a fresh code, retrying on a code collision; `refused` is asked before each
+ * attempt (an insert refused with no collision is the passenger's one live ride). Undefined when
+ * every attempt was refused.
+ */
+export async function insertWithCode(
+  ctx: Pick<CreateContext<'book'>, 'insert' | 'view'>,
+  ride: Omit<NewRide, 'rideCode'>,
+  refused: () => Promise<boolean>,
+): Promise<RideView | undefined> {
+  for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt += 1) {
+    if (await refused()) return undefined;
+    if (await ctx.insert({ ...ride, rideCode: newRideCode() })) return ctx.view();
+  }
+  return undefined;
+}
+
+/** `book`: a ride now; refused while the passenger has a live ride (one booked for later does not count). */
 @Injectable()
 export class BookRideHandler implements RideCreateHandler<'book'> {
   constructor(
@@ -25,18 +44,15 @@ export class BookRideHandler implements RideCreateHandler<'book'> {
   ) {}
 
   async create(ctx: CreateContext<'book'>): Promise<CommandOutcome<'book'>> {
-    const { refusal } = RIDE_TRANSITIONS.book;
     const passengerId = ctx.actor.id;
     const request = { ...ctx.command.ride, passengerId };
-    for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt += 1) {
-      if (await this.reads.passengerHasLiveRide(passengerId, ctx.tx)) throw new RideError(refusal);
-      const { currency, rideRequestTtlMinutes: ttlMinutes } = this.config;
-      if (!(await ctx.insert({ ...request, id: ctx.rideId, rideCode: newRideCode(), currency, ttlMinutes }))) continue;
-      const ride = await ctx.view();
-      const { latitude, longitude } = request.pickup;
-      const payload = { ride_id: ctx.rideId, passenger_id: passengerId, vehicle_category_id: request.vehicleCategoryId, pickup: { latitude, longitude }, ride };
-      return { result: ride, event: { name: 'ride.requested', payload } };
-    }
-    throw new RideError(refusal);
+    const { currency, rideRequestTtlMinutes: ttlMinutes } = this.config;
+    const ride = await insertWithCode(ctx, { ...request, id: ctx.rideId, currency, ttlMinutes, pickupAt: null, dispatchAt: null }, () =>
+      this.reads.passengerHasLiveRide(passengerId, ctx.tx),
+    );
+    if (!ride) throw new RideError(RIDE_TRANSITIONS.book.refusal);
+    const { latitude, longitude } = request.pickup;
+    const payload = { ride_id: ctx.rideId, passenger_id: passengerId, vehicle_category_id: request.vehicleCategoryId, pickup: { latitude, longitude }, ride };
+    return { result: ride, event: { name: 'ride.requested', payload } };
   }
 }

@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { toMajor } from '../../../common/money';
+import { WalletsService } from '../../wallets/wallets.service';
+import { RideError } from '../rides.errors';
+import type { ChangeContext, CommandOutcome, RideCommandHandler } from '../transitions/ride-command';
+import { RideWritesRepository } from '../transitions/ride-writes.repository';
+import type { TipView } from './tip-view';
+
+/** CONTRACT §11: a tip is accepted for this long after completion. */
+export const TIP_WINDOW_HOURS = 24;
+
+/**
+ * `tip`: once per completed ride, within TIP_WINDOW_HOURS, paid wallet to wallet in the command's
+ * transaction. Exactly once: the engine holds the ride row's exclusive lock, so a concurrent tip
+ * waits and then sees this one (and the ledger's unique (ride_id, kind) would refuse a second).
+ */
+@Injectable()
+export class TipRideHandler implements RideCommandHandler<'tip'> {
+  constructor(
+    private readonly writes: RideWritesRepository,
+    private readonly wallets: WalletsService,
+  ) {}
+
+  async run(ctx: ChangeContext<'tip'>): Promise<CommandOutcome<'tip'>> {
+    const { ride: locked, command, tx } = ctx;
+    const state = await this.writes.tipState(locked.id, TIP_WINDOW_HOURS, tx);
+    if (state.tipped) throw new RideError('TIP_ALREADY_PAID');
+    if (!state.in_window) throw new RideError('TIP_WINDOW_CLOSED');
+    // A driver whose account was deleted left the ride (driver_id SET NULL): nobody to pay.
+    if (locked.driver_id === null || locked.passenger_id === null) throw new RideError('RIDE_NOT_COMPLETED', 'The driver of this ride can no longer receive tips');
+    const driverId = locked.driver_id;
+    const passengerId = locked.passenger_id;
+    await this.wallets.payTip(tx, { rideId: locked.id, passengerId, driverId, amountMinor: command.amountMinor });
+    const paidAt = await this.writes.recordTip(locked.id, command.amountMinor, tx);
+    const tip: TipView = {
+      ride_id: locked.id,
+      amount: toMajor(command.amountMinor),
+      currency: locked.currency.trim(),
+      created_at: paidAt.toISOString(),
+    };
+    const ride = await ctx.view();
+    return { result: tip, event: { name: 'ride.tipped', payload: { ride_id: locked.id, passenger_id: passengerId, driver_id: driverId, tip, ride } } };
+  }
+}
