@@ -5,7 +5,9 @@ import { twoInstancesOverRedis } from '../support/instances';
 import { describeWithRedis, describeWithRedisServer, spawnRedis, TestRedis } from '../support/redis';
 import { startTestApp, TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
+import { RideDispatchJob } from '../../src/modules/rides/jobs/ride-dispatch.job';
 import { accept, bookRide, cancel, Json, onlineDriver, placeBid } from './ride-helpers';
+import { bookLater, makeDue, minutesAhead } from './ride-later-helpers';
 
 /** A pickup of its own per test, so other tests' rides stay out of its nearby page. */
 function area(latitude: number) {
@@ -48,6 +50,46 @@ describeWithRedis('open requests across instances (Redis)', () => {
     expect((await cancel(first, other, cancelled.id)).statusCode).toBe(200);
     await eventsCrossed([first, second]);
     expect(await nearbyIds(second, driver, 30.2)).toEqual([]);
+  });
+});
+
+/** What other commands change while a ride is open reaches every instance's nearby the same way. */
+describeWithRedis('open requests across instances: raised offers and rides booked for later (Redis)', () => {
+  const apps = twoInstancesOverRedis({ OPEN_REQUESTS_RECONCILE_SECONDS: '3600', RIDE_DISPATCH_SWEEP_SECONDS: '3600' });
+  afterAll(() => closeSentinels([apps().first, apps().second]));
+
+  const page = async (t: TestApp, driver: TestUser, latitude: number) => {
+    const res = await t.request({ method: 'GET', url: `/api/v1/driver/rides/nearby?latitude=${latitude}&longitude=7.5&radius_km=5`, token: driver.accessToken });
+    expect(res.statusCode).toBe(200);
+    return res.json() as Array<{ id: string; offered_fare: number | null; status: string }>;
+  };
+
+  it('a raised offer shows on the other instance once its event crossed', async () => {
+    const { first, second } = apps();
+    await waitFor('both indexes loaded', () => first.get(OpenRequestsIndex).ready && second.get(OpenRequestsIndex).ready);
+    const driver = await onlineDriver(second);
+    const passenger = await createUser(first);
+    const ride = await bookRide(first, passenger, { pickup: area(33.1) });
+    const raised = await first.request({ method: 'PUT', url: `/api/v1/rides/${ride.id}/offer`, token: passenger.accessToken, payload: { offered_fare: 9999 } });
+    expect(raised.statusCode).toBe(200);
+    await eventsCrossed([first, second]);
+    expect((await page(second, driver, 33.1)).map((r) => [r.id, r.offered_fare])).toEqual([[ride.id, 9999]]);
+  });
+
+  it('a ride booked for later is not listed until it is dispatched, then it is, on every instance', async () => {
+    const { first, second } = apps();
+    const driver = await onlineDriver(second);
+    const passenger = await createUser(first);
+    const booked = await bookLater(first, passenger, minutesAhead(90), { pickup: area(33.2) });
+    expect(booked.statusCode).toBe(201);
+    const later = booked.json() as { id: string };
+    const pickup = 33.2;
+    await eventsCrossed([first, second]);
+    expect((await page(second, driver, pickup)).map((r) => r.id)).not.toContain(later.id);
+    await makeDue(first, [later.id]);
+    expect(await first.get(RideDispatchJob).sweep()).toBeGreaterThanOrEqual(1);
+    await eventsCrossed([first, second]);
+    expect((await page(second, driver, pickup)).filter((r) => r.id === later.id).map((r) => r.status)).toEqual(['requested']);
   });
 });
 
