@@ -49,6 +49,8 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
   private seq = 0;
   private loaded = false;
   private running: Promise<unknown> | undefined;
+  /** Why another run was asked for while one ran. */
+  private again: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private offResumed: (() => void) | undefined;
   private stopped = false;
@@ -131,10 +133,16 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
     this.apply(await this.repository.findOpen([id]), start);
   }
 
-  /** Start-up load, or reconciliation once loaded; one at a time (a trigger during a run waits for the next). */
+  /**
+   * Start-up load, or reconciliation once loaded; one at a time. A trigger during a run (the bus
+   * came back while a reconciliation read an older state) runs once more after it, from a fresh read.
+   */
   resynchronise(why: string): Promise<unknown> {
     if (this.stopped) return Promise.resolve();
-    if (this.running) return this.running;
+    if (this.running) {
+      this.again ??= why;
+      return this.running;
+    }
     const run = (this.loaded ? this.reconcile() : this.load()).then(
       (changes) => {
         const entry = { msg: `Open requests resynchronised (${why})`, changes, size: this.grid.size };
@@ -143,7 +151,12 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
       },
       (err: unknown) => this.logger.error({ err, msg: `Open requests could not be resynchronised (${why}); retried at the next reconciliation` }),
     );
-    this.running = run.finally(() => (this.running = undefined));
+    this.running = run.finally(() => {
+      this.running = undefined;
+      const again = this.again;
+      this.again = undefined;
+      if (again !== undefined) void this.resynchronise(again);
+    });
     return this.running;
   }
 
