@@ -12,7 +12,8 @@ export type OpenRequestRow = RideViewRow & { fp: string };
 
 /**
  * The view rows of open requests, each with `fp`: a hash of the very columns the wire JSON is
- * written from, so reconciliation compares a number per ride instead of every field.
+ * written from, so reconciliation compares a number per ride instead of every field
+ * (hash_record_extended: PostgreSQL 14 or later; the machine's is 15, Docker's 16, the embedded 18).
  */
 function openViews(where: string): string {
   return `SELECT v.*, hash_record_extended(v, 0)::text AS fp
