@@ -481,6 +481,18 @@ async function main() {
       driverTokens: driverIds.map((id) => mintAccessToken(JWT_SECRET, id, 'driver')),
       measurePaired,
       servicePid: () => service.child.pid,
+      rssIdleMb: memory.rss_idle_mb,
+      // The open-requests index learns of rides written behind the service's back only at start-up
+      // (or its next reconciliation): nearby restarts the service on the seeded rides.
+      restartService: async () => {
+        service.child.kill('SIGTERM');
+        await service.exited;
+        children.splice(children.indexOf(service), 1);
+        const spawnedAt = Date.now();
+        service = startProcess('service (restarted on the seeded rides)', serviceArgs, env);
+        await waitUntilLive(service, `${serviceBase}/health/ready`);
+        return (Date.now() - spawnedAt) / 1000;
+      },
     };
     let seeded = 0;
     for (const total of runsCity('nearby') ? SCALE.rides : []) {

@@ -4,6 +4,8 @@ import { DriversModule } from '../modules/drivers/drivers.module';
 import { DriversService } from '../modules/drivers/drivers.service';
 import { BiddingDriversPort } from '../modules/rides/ports/bidding-drivers.port';
 import { SurgeSignalsPort } from '../modules/rides/ports/surge-signals.port';
+import { RidesModule } from '../modules/rides/rides.module';
+import { RidesService } from '../modules/rides/rides.service';
 
 /**
  * Surge's view of the live marketplace: demand from the rides module's open-requests index, supply
@@ -11,11 +13,13 @@ import { SurgeSignalsPort } from '../modules/rides/ports/surge-signals.port';
  */
 @Injectable()
 export class SurgeSignals implements SurgeSignalsPort {
-  constructor(private readonly drivers: DriversService) {}
+  constructor(
+    private readonly drivers: DriversService,
+    private readonly rides: RidesService,
+  ) {}
 
-  // Wired to the open-requests index when it lands (issue 17); until then no demand is seen.
-  openRequestsNear(_point: GeoPoint, _radiusKm: number, _vehicleCategoryId: number): number {
-    return 0;
+  openRequestsNear(point: GeoPoint, radiusKm: number, vehicleCategoryId: number): number {
+    return this.rides.countOpenRequestsNear(point, radiusKm, vehicleCategoryId);
   }
 
   availableDriversNear(point: GeoPoint, radiusKm: number, vehicleCategoryId: number): number {
@@ -29,7 +33,7 @@ export class SurgeSignals implements SurgeSignalsPort {
  */
 @Global()
 @Module({
-  imports: [DriversModule],
+  imports: [DriversModule, RidesModule],
   providers: [{ provide: BiddingDriversPort, useExisting: DriversService }, SurgeSignals, { provide: SurgeSignalsPort, useExisting: SurgeSignals }],
   exports: [BiddingDriversPort, SurgeSignalsPort],
 })

@@ -116,6 +116,9 @@ export class AppConfig {
   readonly rideRequestTtlMinutes!: number;
   @Setting.int(15, 1, 3600)
   readonly rideExpirySweepSeconds!: number;
+  /** How often each instance checks its open-requests index against the database (drift bound). */
+  @Setting.int(45, 1, 3600)
+  readonly openRequestsReconcileSeconds!: number;
   /** A ride booked for later becomes requested this long before its pickup_at (CONTRACT §11). */
   @Setting.int(15, 0, 24 * 60)
   readonly dispatchLeadMinutes!: number;

@@ -2,6 +2,7 @@ import { EventBus } from '../../src/common/events/event-bus';
 import { DriverLocationsService } from '../../src/modules/drivers/driver-locations.service';
 import { DriversService } from '../../src/modules/drivers/drivers.service';
 import { RidesService } from '../../src/modules/rides/rides.service';
+import { OpenRequestsIndex } from '../../src/modules/rides/read-models/open-requests/open-requests.index';
 import { waitFor } from '../support/wait';
 import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -113,6 +114,8 @@ describe('driver operations', () => {
     const comfort = await bookRide(t, await createUser(t), at(0.004, 2));
     const stale = await bookRide(t, await createUser(t), at(0.001));
     await t.db.query(`UPDATE rides SET expires_at = now() - interval '1 second' WHERE id = $1`, [stale.id]);
+    // A hand edit: the in-memory open requests see it at their next reconciliation (run now).
+    await t.get(OpenRequestsIndex).reconcile();
 
     const driver = await onlineDriver(t);
     const q = `latitude=${origin.latitude}&longitude=${origin.longitude}`;

@@ -1,6 +1,7 @@
 import type { RideView } from '../../src/modules/rides/read-models/ride-view';
 import { haversineKm } from '../../src/common/geo';
 import { RideExpiryJob } from '../../src/modules/rides/jobs/ride-expiry.job';
+import { OpenRequestsIndex } from '../../src/modules/rides/read-models/open-requests/open-requests.index';
 import { createUser, TestUser } from '../support/factories';
 import { twoInstancesOverRedis } from '../support/instances';
 import { describeWithRedis } from '../support/redis';
@@ -237,6 +238,9 @@ describe('nearby (no cache: every change shows at once)', () => {
     for (const dLat of [0.002, 0.0123, 0.03, -0.0071]) {
       rides.push(await bookRide(t, await createUser(t), { pickup: { ...pickup, latitude: pickup.latitude + dLat } }));
     }
+    // The second instance shares no bus with the first (no Redis): its open-requests index learns
+    // of these rides from the database, by reconciliation.
+    await uncached.get(OpenRequestsIndex).reconcile();
     // Points inside one ~11 m grid cell share the cached candidates, yet each gets its own distances.
     const points = [
       { latitude: 48.30001, longitude: 13.41321 },

@@ -14,4 +14,12 @@ export abstract class EventBus {
   abstract subscribe<K extends DomainEventName>(name: K, handler: DomainEventHandler<K>): () => void;
   /** Called for every event this instance handles, before its subscribers (metrics). */
   abstract observe(observer: (name: DomainEventName, meta: EventMeta) => void): void;
+  /**
+   * Calls `listener` each time the bus hears the other instances again after losing them (events
+   * published elsewhere meanwhile never arrive): state kept from events resynchronises from the
+   * database then. Returns how to stop. A bus that cannot lose events never calls it.
+   */
+  onResumed(_listener: () => void): () => void {
+    return () => undefined;
+  }
 }

@@ -34,6 +34,10 @@ export class RedisEventBus extends EventBus implements OnModuleInit, OnApplicati
   private readonly subscriber: Redis;
   private readonly instanceId = randomUUID();
   private publishingFailed = false;
+  private readonly resumedListeners = new Set<() => void>();
+  /** The subscription was up, then its connection closed: events of other instances are being missed. */
+  private subscriptionLost = false;
+  private subscribed = false;
 
   constructor(
     url: string,
@@ -51,12 +55,17 @@ export class RedisEventBus extends EventBus implements OnModuleInit, OnApplicati
     this.subscriber.on('message', (channel: string, message: string) => {
       if (channel === this.channel) this.receive(message);
     });
+    this.subscriber.on('close', () => {
+      if (this.subscribed) this.subscriptionLost = true;
+    });
+    this.subscriber.on('ready', () => void this.resubscribed());
   }
 
   /** Subscribed before the app accepts traffic, so no event published after start-up is missed. */
   async onModuleInit(): Promise<void> {
     await this.subscriber.connect();
     await this.subscriber.subscribe(this.channel);
+    this.subscribed = true;
     await waitUntilReady(this.publisher, PUBLISHER_READY_TIMEOUT_MS);
   }
 
@@ -76,6 +85,30 @@ export class RedisEventBus extends EventBus implements OnModuleInit, OnApplicati
 
   subscribe<K extends DomainEventName>(name: K, handler: DomainEventHandler<K>): () => void {
     return this.dispatcher.add(name, handler);
+  }
+
+  override onResumed(listener: () => void): () => void {
+    this.resumedListeners.add(listener);
+    return () => this.resumedListeners.delete(listener);
+  }
+
+  /**
+   * ioredis resubscribes by itself on reconnecting; SUBSCRIBE again (a no-op for a subscribed
+   * channel) so that its answer, which comes after the automatic one, says the channel is live
+   * before the listeners resynchronise: nothing published after their database read is missed.
+   */
+  private async resubscribed(): Promise<void> {
+    if (!this.subscriptionLost) return;
+    this.subscriptionLost = false;
+    try {
+      await this.subscriber.subscribe(this.channel);
+    } catch (err) {
+      this.logger.warn({ err, msg: 'Redis resubscription failed' });
+      this.subscriptionLost = true;
+      return;
+    }
+    this.logger.log('Redis subscription is back; state kept from events resynchronises');
+    for (const listener of this.resumedListeners) listener();
   }
 
   observe(observer: (name: DomainEventName, meta: EventMeta) => void): void {

@@ -32,6 +32,8 @@ import { GreatCircleRoutingProvider, RoutingProvider } from './pricing/routing.p
 import { VehicleCategoriesRepository } from './pricing/vehicle-categories.repository';
 import { VehicleCategoriesService } from './pricing/vehicle-categories.service';
 import { DriverRideCache } from './read-models/driver-ride.cache';
+import { OpenRequestsIndex } from './read-models/open-requests/open-requests.index';
+import { OpenRequestsRepository } from './read-models/open-requests/open-requests.repository';
 import { RidePaymentsRepository } from './read-models/ride-payments.repository';
 import { RideViewCache } from './read-models/ride-view.cache';
 import { RidesRepository } from './read-models/rides.repository';
@@ -78,6 +80,8 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     RidePaymentsRepository,
     DriverRideCache,
     RideViewCache,
+    OpenRequestsRepository,
+    OpenRequestsIndex,
     RidesService,
     // changes
     RideWritesRepository,

@@ -10,6 +10,8 @@ import { RidePaymentsRepository } from './read-models/ride-payments.repository';
 import { NearbyQuery, RidesRepository } from './read-models/rides.repository';
 import { RideWritesRepository } from './transitions/ride-writes.repository';
 import { RideViewCache } from './read-models/ride-view.cache';
+import { OpenRequestsIndex } from './read-models/open-requests/open-requests.index';
+import type { GeoPoint } from '../../common/events/domain-events';
 import type { BidView } from './bids/bid-view';
 import type { PaymentMethod, RideView } from './read-models/ride-view';
 import { RideError } from './rides.errors';
@@ -71,6 +73,7 @@ export class RidesService {
     private readonly writes: RideWritesRepository,
     private readonly payments: RidePaymentsRepository,
     private readonly rideViews: RideViewCache,
+    private readonly openRequests: OpenRequestsIndex,
   ) {}
 
   /**
@@ -131,11 +134,21 @@ export class RidesService {
 
   /**
    * Requested rides near a point, nearest first, each with distance_km (2 decimals), as the
-   * serialised JSON array GET /driver/rides/nearby answers: one indexed query that reads about as
-   * many rows as it returns (see nearbySql), so no cache sits in front of it.
+   * serialised JSON array GET /driver/rides/nearby answers: from this instance's open-requests index
+   * (a concatenation of pre-serialised rides), or, while the index is still loading at start-up, from
+   * the database's one indexed query (see nearbySql), which gives the same page.
    */
   findRequestedNearBody(query: NearbyQuery): Promise<string> {
-    return this.rides.findRequestedNearJson(query);
+    const body = this.openRequests.nearbyBody(query);
+    return body === undefined ? this.rides.findRequestedNearJson(query) : Promise.resolve(body);
+  }
+
+  /**
+   * Open requests (requested, not expired) of the category whose pickup lies within radiusKm of the
+   * point, counted in the open-requests index (no query; 0 before its start-up load has begun to fill it).
+   */
+  countOpenRequestsNear(point: GeoPoint, radiusKm: number, vehicleCategoryId: number): number {
+    return this.openRequests.countNear(point, radiusKm, vehicleCategoryId);
   }
 
   /** The ride a driver is assigned to, from a cache kept right by the ride events (for the location heartbeat). */

@@ -1,0 +1,106 @@
+import { InProcessEventBus } from '../../../../common/events/in-process-event-bus';
+import { subscribeDomainEventHandlers } from '../../../../common/events/on-domain-event';
+import type { AppConfig } from '../../../../config/app-config';
+import type { RideView } from '../ride-view';
+import { OpenRequestsIndex } from './open-requests.index';
+import type { OpenRequestsRepository } from './open-requests.repository';
+
+const HOUR = 3600_000;
+
+function ride(id: string, fields: { status?: string; latitude?: number; category?: number; expiresIn?: number; updatedAt?: string; note?: string } = {}): RideView {
+  const view = {
+    id,
+    status: fields.status ?? 'requested',
+    pickup: { address: fields.note ?? 'here', latitude: fields.latitude ?? 52.5, longitude: 13.4 },
+    vehicle_category_id: fields.category ?? 1,
+    passenger: { id: 7 },
+    expires_at: new Date(Date.now() + (fields.expiresIn ?? HOUR)).toISOString(),
+    updated_at: fields.updatedAt ?? '2026-01-01T00:00:00.000Z',
+  };
+  return view as unknown as RideView;
+}
+
+/** The index on an in-process bus and an empty database (no row ever comes back). */
+async function setUp() {
+  const empty = { streamOpen: async () => undefined, fingerprints: async () => [], findOpen: async () => [] };
+  const bus = new InProcessEventBus();
+  const index = new OpenRequestsIndex(empty as unknown as OpenRequestsRepository, bus, { openRequestsReconcileSeconds: 3600 } as AppConfig);
+  subscribeDomainEventHandlers(bus, index);
+  await index.resynchronise('test');
+  const publish = (name: 'ride.requested' | 'ride.offer_raised' | 'ride.dispatched' | 'ride.cancelled' | 'ride.accepted' | 'ride.status_changed', r: RideView) =>
+    bus.publish(name, { ride_id: r.id, ride: r } as never);
+  const page = (latitude = 52.5, radiusKm = 5, vehicleCategoryId: number | null = null) =>
+    JSON.parse(index.nearbyBody({ latitude, longitude: 13.4, radiusKm, vehicleCategoryId, limit: 50 })!) as Array<RideView & { distance_km: number }>;
+  return { index, publish, page };
+}
+
+describe('OpenRequestsIndex', () => {
+  it('lists what the events say is open, nearest first, with distance_km; leaves out expired rides before any sweep', async () => {
+    const { publish, page } = await setUp();
+    publish('ride.requested', ride('b', { latitude: 52.51 }));
+    publish('ride.dispatched', ride('a', { latitude: 52.5 }));
+    publish('ride.requested', ride('gone', { expiresIn: -1 }));
+    expect(page().map((r) => [r.id, r.distance_km])).toEqual([
+      ['a', 0],
+      ['b', 1.11],
+    ]);
+  });
+
+  it('filters by category (null: any) and radius', async () => {
+    const { publish, page } = await setUp();
+    publish('ride.requested', ride('one', { category: 1 }));
+    publish('ride.requested', ride('two', { category: 2, latitude: 52.52 }));
+    expect(page(52.5, 5, 2).map((r) => r.id)).toEqual(['two']);
+    expect(page(52.5, 5, null).map((r) => r.id)).toEqual(['one', 'two']);
+    expect(page(52.5, 1, null).map((r) => r.id)).toEqual(['one']);
+  });
+
+  it('a raised offer replaces the entry; an older copy arriving late does not', async () => {
+    const { publish, page } = await setUp();
+    publish('ride.requested', ride('r', { note: 'first' }));
+    publish('ride.offer_raised', ride('r', { note: 'raised', updatedAt: '2026-01-01T00:00:05.000Z' }));
+    publish('ride.requested', ride('r', { note: 'first' }));
+    expect(page().map((r) => r.pickup.address)).toEqual(['raised']);
+  });
+
+  it('a ride that left (accepted, cancelled) never comes back through an event overtaken on its way', async () => {
+    const { publish, page, index } = await setUp();
+    publish('ride.requested', ride('x'));
+    publish('ride.requested', ride('y', { latitude: 52.501 }));
+    publish('ride.accepted', ride('x', { status: 'accepted' }));
+    publish('ride.cancelled', ride('z', { status: 'cancelled' }));
+    publish('ride.requested', ride('x'));
+    publish('ride.requested', ride('z'));
+    expect(page().map((r) => r.id)).toEqual(['y']);
+    expect(index.size).toBe(1);
+  });
+
+  it('a ride seen before it was open (scheduled) still comes in when it is dispatched', async () => {
+    const { publish, page } = await setUp();
+    publish('ride.status_changed', ride('later', { status: 'scheduled' }));
+    expect(page()).toEqual([]);
+    publish('ride.dispatched', ride('later', { updatedAt: '2026-01-01T01:00:00.000Z' }));
+    expect(page().map((r) => r.id)).toEqual(['later']);
+  });
+
+  it('counts open, unexpired requests of one category within the radius (surge)', async () => {
+    const { publish, index } = await setUp();
+    publish('ride.requested', ride('1', { category: 1 }));
+    publish('ride.requested', ride('2', { category: 1, latitude: 52.53 }));
+    publish('ride.requested', ride('3', { category: 2 }));
+    publish('ride.requested', ride('4', { category: 1, expiresIn: -1 }));
+    const here = { latitude: 52.5, longitude: 13.4 };
+    expect(index.countNear(here, 5, 1)).toBe(2);
+    expect(index.countNear(here, 2, 1)).toBe(1);
+    expect(index.countNear(here, 5, 2)).toBe(1);
+    expect(index.countNear(here, 5, 3)).toBe(0);
+  });
+
+  it('answers nothing (the database then does) until the start-up load is done', () => {
+    const repository = { streamOpen: () => new Promise(() => undefined) } as unknown as OpenRequestsRepository;
+    const index = new OpenRequestsIndex(repository, new InProcessEventBus(), { openRequestsReconcileSeconds: 3600 } as AppConfig);
+    void index.resynchronise('start-up');
+    expect(index.ready).toBe(false);
+    expect(index.nearbyBody({ latitude: 0, longitude: 0, radiusKm: 5, vehicleCategoryId: null, limit: 50 })).toBeUndefined();
+  });
+});

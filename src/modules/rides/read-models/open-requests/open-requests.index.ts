@@ -1,0 +1,258 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import type { GeoPoint } from '../../../../common/events/domain-events';
+import { EventBus } from '../../../../common/events/event-bus';
+import { OnDomainEvent } from '../../../../common/events/on-domain-event';
+import { haversineKm } from '../../../../common/geo';
+import { AppConfig } from '../../../../config/app-config';
+import { ASSIGNED_STATUSES, FINAL_STATUSES } from '../../ride-status';
+import { RIDE_TRANSITIONS } from '../../transitions/ride-transitions';
+import type { NearbyQuery } from '../rides.repository';
+import { rideToJson, RideView } from '../ride-view';
+import { OpenRequest, OpenRequestsGrid, unitVector } from './open-requests-grid';
+import { OpenRequestRow, OpenRequestsRepository } from './open-requests.repository';
+
+/** The statuses a driver bids in (the table's `bid` row): the index holds rides in these. */
+const OPEN_STATUSES: readonly string[] = RIDE_TRANSITIONS.bid.from.other;
+/** Statuses a ride never leaves for an open one (a scheduled ride, before its dispatch, is not among them). */
+const PAST_OPEN: readonly string[] = [...ASSIGNED_STATUSES, ...FINAL_STATUSES];
+const LOAD_PAGE = 2000;
+const FETCH_BATCH = 1000;
+/**
+ * Two grids hold every entry: cells of 0.01° (1.1 km) for the usual radii, 0.05° (5.6 km) beyond
+ * this radius, where fine cells would be thousands to visit. Measured at 100k rides over 67 × 67 km
+ * (3 categories): a 5 km page visits 14 fine cells and 356 rides instead of 3 coarse cells and 1,500.
+ */
+const FINE_UP_TO_KM = 10;
+
+/**
+ * Every open request (a ride drivers may bid on) in this instance's memory, each with its wire JSON
+ * serialised once, so a nearby page is a concatenation and surge counts demand without a query.
+ *
+ * Kept right by the after-commit ride events of every instance (over Redis): any event carrying a
+ * ride puts it in while it is open and takes it out once it is not. Loaded at start-up in pages
+ * without holding the start-up: until the load is done, nearby is answered by the database
+ * (`nearbyBody` returns undefined). Resynchronised from the database when the bus comes back after
+ * losing the other instances, and every OPEN_REQUESTS_RECONCILE_SECONDS (what a lost event can cost).
+ * Bids and acceptances lock the ride row, so a stale entry can show a ride but never win it.
+ *
+ * Ordering: every change here takes the next `seq`; a database read started before a change never
+ * overrides it, and a ride that left the open statuses is remembered (tombstone) until the next
+ * reconciliation, so an event overtaken by a later one on its way over Redis cannot bring it back.
+ */
+@Injectable()
+export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('OpenRequestsIndex');
+  private readonly grid = new OpenRequestsGrid(0.01);
+  private readonly coarse = new OpenRequestsGrid(0.05);
+  private readonly byPassenger = new Map<number, string>();
+  private readonly tombstones = new Map<string, number>();
+  private seq = 0;
+  private loaded = false;
+  private running: Promise<unknown> | undefined;
+  /** Why another run was asked for while one ran. */
+  private again: string | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private offResumed: (() => void) | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly repository: OpenRequestsRepository,
+    private readonly bus: EventBus,
+    private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.offResumed = this.bus.onResumed(() => void this.resynchronise('the event bus reconnected'));
+    void this.resynchronise('start-up');
+    this.timer = setInterval(() => void this.resynchronise('periodic'), this.config.openRequestsReconcileSeconds * 1000);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.offResumed?.();
+    if (this.timer) clearInterval(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  /** Whether the start-up load is done (before it, nearby asks the database). */
+  get ready(): boolean {
+    return this.loaded;
+  }
+
+  get size(): number {
+    return this.grid.size;
+  }
+
+  /**
+   * The nearby page as GET /driver/rides/nearby answers it, the same as the SQL page (see
+   * RidesRepository.nearbySql): open, not expired, of the category (null: any), nearest first by
+   * chord then id, at most `limit`, each with its haversine distance_km to 2 decimals, within the
+   * radius. undefined until the index is loaded.
+   */
+  nearbyBody(q: NearbyQuery): string | undefined {
+    if (!this.loaded) return undefined;
+    const hits = this.gridFor(q.radiusKm).nearest(q, q.radiusKm, q.limit, { categoryId: q.vehicleCategoryId, openAtMs: Date.now() });
+    let body = '[';
+    for (const { request } of hits) {
+      const km = haversineKm(q, request);
+      if (km > q.radiusKm) continue;
+      // The SQL page's rounding: floor(km * 100 + 0.5) / 100.
+      body += `${body.length > 1 ? ',' : ''}${request.head}${Math.floor(km * 100 + 0.5) / 100}}`;
+    }
+    return `${body}]`;
+  }
+
+  /** Open, unexpired requests of the category whose pickup is within radiusKm of the point. */
+  countNear(point: GeoPoint, radiusKm: number, vehicleCategoryId: number): number {
+    return this.gridFor(radiusKm).count(point, radiusKm, { categoryId: vehicleCategoryId, openAtMs: Date.now() });
+  }
+
+  /** Every ride event carries the ride: open, it is (re)put; otherwise it leaves for good. */
+  @OnDomainEvent('ride.requested', 'ride.dispatched', 'ride.offer_raised', 'ride.accepted', 'ride.cancelled', 'ride.expired', 'ride.status_changed')
+  private rideChanged(e: { ride_id: string; ride: RideView }): void {
+    const seq = (this.seq += 1);
+    const id = e.ride_id.toLowerCase();
+    if (!OPEN_STATUSES.includes(e.ride.status)) {
+      if (PAST_OPEN.includes(e.ride.status)) this.tombstones.set(id, seq);
+      this.drop(id);
+      return;
+    }
+    if (this.tombstones.has(id)) return;
+    const current = this.grid.get(id);
+    if (current && current.updatedAt > e.ride.updated_at) return;
+    this.put(requestOf(e.ride, null, seq));
+  }
+
+  /** A passenger's public profile shows in their open request: read it again. */
+  @OnDomainEvent('user.profile_changed')
+  private async passengerChanged(e: { user_id: number }): Promise<void> {
+    const id = this.byPassenger.get(e.user_id);
+    if (id === undefined) return;
+    const start = (this.seq += 1);
+    this.apply(await this.repository.findOpen([id]), start);
+  }
+
+  /**
+   * Start-up load, or reconciliation once loaded; one at a time. A trigger during a run (the bus
+   * came back while a reconciliation read an older state) runs once more after it, from a fresh read.
+   */
+  resynchronise(why: string): Promise<unknown> {
+    if (this.stopped) return Promise.resolve();
+    if (this.running) {
+      this.again ??= why;
+      return this.running;
+    }
+    const run = (this.loaded ? this.reconcile() : this.load()).then(
+      (changes) => {
+        const entry = { msg: `Open requests resynchronised (${why})`, changes, size: this.grid.size };
+        if (changes > 0 || why === 'start-up') this.logger.log(entry);
+        else this.logger.debug(entry);
+      },
+      (err: unknown) => this.logger.error({ err, msg: `Open requests could not be resynchronised (${why}); retried at the next reconciliation` }),
+    );
+    this.running = run.finally(() => {
+      this.running = undefined;
+      const again = this.again;
+      this.again = undefined;
+      if (again !== undefined) void this.resynchronise(again);
+    });
+    return this.running;
+  }
+
+  /** Streams the open requests in, yielding to requests between pages. */
+  private async load(): Promise<number> {
+    const start = (this.seq += 1);
+    let count = 0;
+    await this.repository.streamOpen(LOAD_PAGE, async (rows) => {
+      this.apply(rows, start);
+      count += rows.length;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      return !this.stopped;
+    });
+    // Stopped half-way (shutdown, or an operator CLI process, which has no use for it): never answers.
+    this.loaded = !this.stopped;
+    return count;
+  }
+
+  /**
+   * Compares the index with the database by fingerprint: what the database has and the index lacks
+   * or holds in another version is read again, what the index holds and the database no longer
+   * lists as open goes. Changes the index saw after the read began are left alone. Returns how
+   * many entries it changed (0: no drift).
+   */
+  async reconcile(): Promise<number> {
+    const start = (this.seq += 1);
+    const rows = await this.repository.fingerprints();
+    const open = new Set<string>();
+    const stale: string[] = [];
+    for (const { id, fp } of rows) {
+      open.add(id);
+      const current = this.grid.get(id);
+      if (current ? current.seq < start && current.fingerprint !== fp : (this.tombstones.get(id) ?? 0) < start) stale.push(id);
+    }
+    let changes = 0;
+    for (const r of [...this.grid.all()]) {
+      if (!open.has(r.id) && r.seq < start) {
+        this.drop(r.id);
+        changes += 1;
+      }
+    }
+    for (let i = 0; i < stale.length; i += FETCH_BATCH) {
+      changes += this.apply(await this.repository.findOpen(stale.slice(i, i + FETCH_BATCH)), start);
+    }
+    // Late events older than this read can no longer arrive out of order: forget those rides.
+    for (const [id, seq] of this.tombstones) if (seq < start) this.tombstones.delete(id);
+    return changes;
+  }
+
+  /** Database rows read from `start` on: each replaces the entry unless a change since then did. */
+  private apply(rows: OpenRequestRow[], start: number): number {
+    let changed = 0;
+    for (const row of rows) {
+      const current = this.grid.get(row.id);
+      if ((current && current.seq >= start) || (this.tombstones.get(row.id) ?? 0) >= start) continue;
+      if (current?.fingerprint === row.fp) continue;
+      this.put(requestOf(rideToJson(row), row.fp, start));
+      changed += 1;
+    }
+    return changed;
+  }
+
+  private gridFor(radiusKm: number): OpenRequestsGrid {
+    return radiusKm <= FINE_UP_TO_KM ? this.grid : this.coarse;
+  }
+
+  private put(request: OpenRequest): void {
+    const previous = this.grid.get(request.id);
+    if (previous?.passengerId != null) this.byPassenger.delete(previous.passengerId);
+    this.grid.put(request);
+    this.coarse.put(request);
+    if (request.passengerId !== null) this.byPassenger.set(request.passengerId, request.id);
+  }
+
+  private drop(id: string): void {
+    this.coarse.remove(id);
+    const gone = this.grid.remove(id);
+    if (gone?.passengerId != null && this.byPassenger.get(gone.passengerId) === id) this.byPassenger.delete(gone.passengerId);
+  }
+}
+
+/** An index entry from the ride's wire object: serialised once, here. */
+function requestOf(ride: RideView, fingerprint: string | null, seq: number): OpenRequest {
+  const json = JSON.stringify(ride);
+  const { latitude, longitude } = ride.pickup;
+  return {
+    id: ride.id.toLowerCase(),
+    latitude,
+    longitude,
+    ...unitVector(latitude, longitude),
+    categoryId: ride.vehicle_category_id,
+    expiresAtMs: Date.parse(ride.expires_at),
+    passengerId: ride.passenger?.id ?? null,
+    updatedAt: ride.updated_at,
+    head: `${json.slice(0, -1)},"distance_km":`,
+    fingerprint,
+    seq,
+  };
+}
