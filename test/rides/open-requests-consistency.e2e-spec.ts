@@ -2,7 +2,7 @@ import { OpenRequestsIndex } from '../../src/modules/rides/read-models/open-requ
 import { closeSentinels, eventsCrossed } from '../realtime/live-client';
 import { createUser, TestUser } from '../support/factories';
 import { twoInstancesOverRedis } from '../support/instances';
-import { describeWithRedis, describeWithRedisServer, spawnRedis, TestRedis } from '../support/redis';
+import { describeWithRedis, describeWithRedisServer, freePort, spawnRedis, TestRedis } from '../support/redis';
 import { startTestApp, TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
 import { RideDispatchJob } from '../../src/modules/rides/jobs/ride-dispatch.job';
@@ -98,8 +98,9 @@ describeWithRedisServer('open requests after the bus connection dropped', () => 
   let redis: TestRedis;
   let first: TestApp;
   let second: TestApp;
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  let port: number;
   beforeAll(async () => {
+    port = await freePort();
     redis = await spawnRedis(port);
     // No periodic reconciliation within the test: only the reconnection can bring the instance back in step.
     const env = { REDIS_URL: redis.url, OPEN_REQUESTS_RECONCILE_SECONDS: '3600' };

@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
 import Redis from 'ioredis';
 
@@ -60,13 +61,32 @@ export async function startRedis(): Promise<TestRedis> {
 }
 
 /** A throwaway redis-server (no persistence), with a connected client: on `port` (a restart) or a random one. */
-export async function spawnRedis(port = 20000 + Math.floor(Math.random() * 20000)): Promise<TestRedis> {
+/** A port nobody listens on now, chosen by the OS: a random guess could land on another test's server. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function spawnRedis(port?: number): Promise<TestRedis> {
+  port ??= await freePort();
   const server: ChildProcess = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], {
     stdio: 'ignore',
   });
   const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
   for (let attempt = 0; ; attempt += 1) {
+    // The client connects only once the server listens, so it never holds a refused first connect.
+    if (!(await portAnswers(port)) && attempt <= 50) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      continue;
+    }
     const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    client.on('error', () => undefined);
     try {
       await client.connect();
       await client.ping();
@@ -88,4 +108,15 @@ export async function spawnRedis(port = 20000 + Math.floor(Math.random() * 20000
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
+}
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }

@@ -25,6 +25,7 @@ describeWithRedis('trip sharing and ratings across instances (Redis)', () => {
     expect((await view()).json()).toMatchObject({ status: 'started', driver_location: { latitude: 52.5205, longitude: 13.4099 } });
 
     expect((await setStatus(first, driver, rideId, 'completed')).statusCode).toBe(200);
+    await eventsCrossed([first, second]);
     const details = async () => (await second.request({ method: 'GET', url: `/api/v1/rides/${rideId}`, token: passenger.accessToken })).json();
     expect(await details()).toMatchObject({ status: 'completed', driver_rating: null }); // cached on the second
     const rated = await first.request({ method: 'POST', url: `/api/v1/rides/${rideId}/rating`, token: passenger.accessToken, payload: { stars: 4 } });
