@@ -30,7 +30,7 @@ let passengers = [];
 let config;
 let running = false;
 let unexpectedCloses = 0;
-let bookings = {}; // ride id → booking response time (epoch ms), measured window only
+let bookings = {}; // ride id → [booking request sent, response received] (epoch ms), measured window only
 let arrivals = {}; // ride id → ride_requested arrival times
 
 function later(ms, fn) {
@@ -153,11 +153,12 @@ async function book() {
     children: 0,
     payment_method: 'cash',
   };
+  const sentAt = now();
   const res = await rec.time('POST /rides/book', () => passenger.call('POST', '/api/v1/rides/book', passenger.token, body));
   passenger.booking = false;
   if (res.status !== 201 && res.status !== 200) return;
   const rideId = JSON.parse(res.body.toString('utf8')).id;
-  if (rec.measuring) bookings[rideId] = now();
+  if (rec.measuring) bookings[rideId] = [sentAt, now()];
   passenger.rideId = rideId;
   passenger.accepting = false;
   later(NO_BID_CANCEL_MS, () => {
