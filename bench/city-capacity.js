@@ -81,17 +81,35 @@ async function redisFor(quick) {
   return { url: `redis://127.0.0.1:${port}`, stop: async () => void server.kill('SIGTERM') };
 }
 
-async function eventLoopLag(base) {
+/** From an instance's /metrics (since its start): event-loop lag, server time per route, pool wait. */
+async function serverMetrics(base) {
   try {
     const text = await (await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer capacity-metrics' } })).text();
     const read = (name) => {
       const m = new RegExp(`^${name} ([0-9.e+-]+)`, 'm').exec(text);
       return m ? Math.round(Number(m[1]) * 10_000) / 10 : undefined;
     };
-    return { p99_ms: read('nodejs_eventloop_lag_p99_seconds'), max_ms: read('nodejs_eventloop_lag_max_seconds') };
+    const routes = {};
+    for (const m of text.matchAll(/^http_request_duration_seconds_(sum|count)\{([^}]*)\} ([0-9.e+-]+)/gm)) {
+      const route = /route="([^"]*)"/.exec(m[2])[1];
+      const method = /method="([^"]*)"/.exec(m[2])[1];
+      const r = (routes[`${method} ${route}`] ??= { sum: 0, count: 0 });
+      r[m[1]] += Number(m[3]);
+    }
+    const mean_ms = Object.fromEntries(Object.entries(routes).filter(([, r]) => r.count).map(([k, r]) => [k, Math.round((r.sum / r.count) * 10_000) / 10]));
+    const sum = /^db_pool_wait_seconds_sum ([0-9.e+-]+)/m.exec(text);
+    const count = /^db_pool_wait_seconds_count ([0-9.e+-]+)/m.exec(text);
+    const pool_wait_mean_ms = sum && count && Number(count[1]) ? Math.round((Number(sum[1]) / Number(count[1])) * 10_000) / 10 : undefined;
+    return { p99_ms: read('nodejs_eventloop_lag_p99_seconds'), max_ms: read('nodejs_eventloop_lag_max_seconds'), server_mean_ms: mean_ms, pool_wait_mean_ms };
   } catch {
     return undefined;
   }
+}
+
+/** CPU (ms) of the PostgreSQL backends serving the bench's database (same host: /proc). */
+async function databaseCpuMs(db) {
+  const { rows } = await db.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+  return new Map(rows.map(({ pid }) => [pid, cpuMs(pid)]));
 }
 
 /** One step: D drivers on `instances` fresh instances; returns the row of figures. */
@@ -121,14 +139,18 @@ async function runStep(ctx, { drivers: D, instances: n, redisUrl, timing }) {
     await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'run', config }, 'running')));
     await new Promise((r) => setTimeout(r, timing.warmupS * 1000));
     const cpuBefore = services.map((s) => cpuMs(s.pid));
+    const dbBefore = await databaseCpuMs(ctx.db);
     await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'measure' }, 'measuring')));
     const measuredFrom = Date.now();
     await new Promise((r) => setTimeout(r, timing.measureS * 1000));
     const stats = await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'stop' }, 'stats')));
     const seconds = (Date.now() - measuredFrom) / 1000;
     const serviceCpuMs = services.reduce((s, svc, i) => s + (cpuMs(svc.pid) - cpuBefore[i]), 0);
+    let dbCpuMs = 0;
+    for (const [pid, ms] of await databaseCpuMs(ctx.db)) if (ms !== undefined) dbCpuMs += ms - (dbBefore.get(pid) ?? 0);
     row.load_average = loadavg()[0];
-    row.event_loop = await Promise.all(services.map((s) => eventLoopLag(s.base)));
+    row.event_loop = await Promise.all(services.map((s) => serverMetrics(s.base)));
+    row.database_cpu_percent = Math.round(dbCpuMs / ((Date.now() - measuredFrom) / 1000) / 10);
     Object.assign(row, summarise(stats, seconds, serviceCpuMs));
   } finally {
     await Promise.all(workers.map((worker) => (worker.connected ? workerCall(worker, { cmd: 'close' }, 'closed').catch(() => undefined) : undefined)));

@@ -29,15 +29,17 @@ function markdown(capacity) {
       continue;
     }
     lines.push(
-      `| D | ${ENDPOINTS.map(([, short]) => `${short} p99`).join(' | ')} | ride_requested p99 (p50) | errors | req/s | service CPU | µs/request | event loop p99 / max | load avg | held |`,
-      `|---:|${ENDPOINTS.map(() => '---:').join('|')}|---:|---:|---:|---:|---:|---:|---:|---|`,
+      `| D | ${ENDPOINTS.map(([, short]) => `${short} p99`).join(' | ')} | ride_requested p99 (p50) | errors | req/s | service CPU | µs/request | database CPU | pool wait mean ms | event loop p99 / max ms | load avg | held |`,
+      `|---:|${ENDPOINTS.map(() => '---:').join('|')}|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|`,
     );
     for (const s of mode.steps) {
       const e = s.endpoints || {};
-      const lag = (s.event_loop || []).filter(Boolean).map((l) => `${l.p99_ms} / ${l.max_ms}`).join(', ');
+      const metrics = (s.event_loop || []).filter(Boolean);
+      const lag = metrics.map((l) => `${l.p99_ms} / ${l.max_ms}`).join(', ');
+      const poolWait = metrics.map((l) => cell(l.pool_wait_mean_ms)).join(', ');
       const rr = s.ride_requested || {};
       lines.push(
-        `| ${s.drivers.toLocaleString('en-US')} | ${ENDPOINTS.map(([label]) => cell(e[label] && e[label].p99)).join(' | ')} | ${cell(rr.p99)} (${cell(rr.p50)}) | ${s.errors} | ${Math.round(s.requests / s.seconds)} | ${s.service_cpu_percent} % | ${cell(s.service_cpu_us_per_request)} | ${lag || '–'} | ${s.load_average.toFixed(1)} | ${s.held ? 'yes' : `no: ${s.why_not}`} |`,
+        `| ${s.drivers.toLocaleString('en-US')} | ${ENDPOINTS.map(([label]) => cell(e[label] && e[label].p99)).join(' | ')} | ${cell(rr.p99)} (${cell(rr.p50)}) | ${s.errors} | ${Math.round(s.requests / s.seconds)} | ${s.service_cpu_percent} % | ${cell(s.service_cpu_us_per_request)} | ${s.database_cpu_percent === undefined ? '–' : `${s.database_cpu_percent} %`} | ${poolWait || '–'} | ${lag || '–'} | ${s.load_average.toFixed(1)} | ${s.held ? 'yes' : `no: ${s.why_not}`} |`,
       );
     }
   }
