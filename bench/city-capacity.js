@@ -245,7 +245,8 @@ async function cityCapacity(ctx, { quick, log }) {
         const p99s = Object.entries(row.endpoints).map(([k, e]) => `${k.split(' ')[1]} ${e.p99}`).join(', ');
         log(`    ${row.held ? 'held' : `not held (${row.why_not})`}: p99 ms ${p99s}; ride_requested p99 ${row.ride_requested.p99} ms; service CPU ${row.service_cpu_percent} %; load ${row.load_average.toFixed(1)}`);
         if (row.broken) result.failure = `${D} drivers, ${instances} instance(s): ${row.broken}`;
-        if (!row.held && timing.stopAtFailure) break;
+        // BENCH_CAPACITY_ALL=1 runs every step (the whole curve), else the first that fails ends the mode.
+        if (!row.held && timing.stopAtFailure && process.env.BENCH_CAPACITY_ALL !== '1') break;
       }
     } finally {
       if (redis) await redis.stop();
