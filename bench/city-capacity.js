@@ -81,29 +81,51 @@ async function redisFor(quick) {
   return { url: `redis://127.0.0.1:${port}`, stop: async () => void server.kill('SIGTERM') };
 }
 
-/** From an instance's /metrics (since its start): event-loop lag, server time per route, pool wait. */
-async function serverMetrics(base) {
+/** An instance's /metrics: event-loop lag (prom-client resets it at each scrape), HTTP and pool-wait histograms. */
+async function scrape(base) {
   try {
     const text = await (await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer capacity-metrics' } })).text();
     const read = (name) => {
       const m = new RegExp(`^${name} ([0-9.e+-]+)`, 'm').exec(text);
-      return m ? Math.round(Number(m[1]) * 10_000) / 10 : undefined;
+      return m ? Number(m[1]) : undefined;
     };
     const routes = {};
-    for (const m of text.matchAll(/^http_request_duration_seconds_(sum|count)\{([^}]*)\} ([0-9.e+-]+)/gm)) {
-      const route = /route="([^"]*)"/.exec(m[2])[1];
-      const method = /method="([^"]*)"/.exec(m[2])[1];
-      const r = (routes[`${method} ${route}`] ??= { sum: 0, count: 0 });
-      r[m[1]] += Number(m[3]);
+    for (const m of text.matchAll(/^http_request_duration_seconds_(sum|count|bucket)\{([^}]*)\} ([0-9.e+-]+)/gm)) {
+      const label = (name) => (new RegExp(`${name}="([^"]*)"`).exec(m[2]) || [])[1];
+      const r = (routes[`${label('method')} ${label('route')}`] ??= { sum: 0, count: 0, buckets: {} });
+      if (m[1] === 'bucket') r.buckets[label('le')] = (r.buckets[label('le')] || 0) + Number(m[3]);
+      else r[m[1]] += Number(m[3]);
     }
-    const mean_ms = Object.fromEntries(Object.entries(routes).filter(([, r]) => r.count).map(([k, r]) => [k, Math.round((r.sum / r.count) * 10_000) / 10]));
-    const sum = /^db_pool_wait_seconds_sum ([0-9.e+-]+)/m.exec(text);
-    const count = /^db_pool_wait_seconds_count ([0-9.e+-]+)/m.exec(text);
-    const pool_wait_mean_ms = sum && count && Number(count[1]) ? Math.round((Number(sum[1]) / Number(count[1])) * 10_000) / 10 : undefined;
-    return { p99_ms: read('nodejs_eventloop_lag_p99_seconds'), max_ms: read('nodejs_eventloop_lag_max_seconds'), server_mean_ms: mean_ms, pool_wait_mean_ms };
+    return { lagP99: read('nodejs_eventloop_lag_p99_seconds'), lagMax: read('nodejs_eventloop_lag_max_seconds'), poolSum: read('db_pool_wait_seconds_sum'), poolCount: read('db_pool_wait_seconds_count'), routes };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The window between two scrapes: server-side time per route (mean, and the histogram bucket holding
+ * the p99: set against the client's p99 it tells the service's own delay from the machine's), the
+ * mean wait for a pool connection, and the event-loop lag over the window.
+ */
+function serverWindow(before, after) {
+  if (!before || !after) return undefined;
+  const ms = (seconds) => Math.round(seconds * 10_000) / 10;
+  const routes = {};
+  for (const [key, r] of Object.entries(after.routes)) {
+    const b = before.routes[key] || { sum: 0, count: 0, buckets: {} };
+    const count = r.count - b.count;
+    if (count <= 0) continue;
+    const bounds = Object.keys(r.buckets).filter((le) => le !== '+Inf').map(Number).sort((x, y) => x - y);
+    const p99 = bounds.find((le) => r.buckets[String(le)] - (b.buckets[String(le)] || 0) >= 0.99 * count);
+    routes[key] = { count, mean_ms: ms((r.sum - b.sum) / count), p99_at_most_ms: p99 === undefined ? null : ms(p99) };
+  }
+  const poolCount = (after.poolCount || 0) - (before.poolCount || 0);
+  return {
+    p99_ms: after.lagP99 === undefined ? undefined : ms(after.lagP99),
+    max_ms: after.lagMax === undefined ? undefined : ms(after.lagMax),
+    pool_wait_mean_ms: poolCount > 0 ? ms(((after.poolSum || 0) - (before.poolSum || 0)) / poolCount) : undefined,
+    routes,
+  };
 }
 
 /** CPU (ms) of the PostgreSQL backends serving the bench's database (same host: /proc). */
@@ -140,6 +162,7 @@ async function runStep(ctx, { drivers: D, instances: n, redisUrl, timing }) {
     await new Promise((r) => setTimeout(r, timing.warmupS * 1000));
     const cpuBefore = services.map((s) => cpuMs(s.pid));
     const dbBefore = await databaseCpuMs(ctx.db);
+    const scraped = await Promise.all(services.map((s) => scrape(s.base)));
     await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'measure' }, 'measuring')));
     const measuredFrom = Date.now();
     await new Promise((r) => setTimeout(r, timing.measureS * 1000));
@@ -149,7 +172,7 @@ async function runStep(ctx, { drivers: D, instances: n, redisUrl, timing }) {
     let dbCpuMs = 0;
     for (const [pid, ms] of await databaseCpuMs(ctx.db)) if (ms !== undefined) dbCpuMs += ms - (dbBefore.get(pid) ?? 0);
     row.load_average = loadavg()[0];
-    row.event_loop = await Promise.all(services.map((s) => serverMetrics(s.base)));
+    row.event_loop = await Promise.all(services.map(async (s, i) => serverWindow(scraped[i], await scrape(s.base))));
     row.database_cpu_percent = Math.round(dbCpuMs / ((Date.now() - measuredFrom) / 1000) / 10);
     Object.assign(row, summarise(stats, seconds, serviceCpuMs));
   } finally {

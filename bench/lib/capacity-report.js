@@ -46,6 +46,40 @@ function markdown(capacity) {
   return lines.join('\n');
 }
 
+/** The server's own time per endpoint (from /metrics) beside what the clients measured. */
+function serverLines(capacity) {
+  const lines = [];
+  for (const [n, mode] of Object.entries(capacity.modes)) {
+    if (!mode.steps || !mode.steps.some((s) => (s.event_loop || []).some((l) => l && l.routes))) continue;
+    lines.push(
+      '',
+      `Server side, ${modeLabel(n)} (each instance's /metrics over the window: mean ms / the histogram bucket holding the p99, ≤ ms; client p99 in brackets):`,
+      '',
+      `| D | ${ENDPOINTS.map(([, short]) => short).join(' | ')} |`,
+      `|---:|${ENDPOINTS.map(() => '---:').join('|')}|`,
+    );
+    for (const s of mode.steps) {
+      const merged = {};
+      for (const l of (s.event_loop || []).filter(Boolean)) {
+        for (const [key, r] of Object.entries(l.routes || {})) {
+          const label = key.replace('/api/v1', '').replace(/:[a-z_]+/g, '{id}');
+          const into = (merged[label] ??= { count: 0, weighted: 0, p99: 0 });
+          into.count += r.count;
+          into.weighted += r.mean_ms * r.count;
+          into.p99 = Math.max(into.p99, r.p99_at_most_ms ?? Infinity);
+        }
+      }
+      const cellOf = ([label]) => {
+        const m = merged[label];
+        const client = s.endpoints && s.endpoints[label];
+        return m ? `${(m.weighted / m.count).toFixed(1)} / ≤ ${m.p99} (${client ? client.p99 : '–'})` : '–';
+      };
+      lines.push(`| ${s.drivers.toLocaleString('en-US')} | ${ENDPOINTS.map(cellOf).join(' | ')} |`);
+    }
+  }
+  return lines;
+}
+
 /** p99 (log scale, ms) against D (log scale): the worst endpoint and ride_requested, per mode. */
 function svg(capacity, { width = 760, height = 420 } = {}) {
   const series = [];
@@ -105,6 +139,7 @@ function capacityLines(capacity) {
     'being sent; a step holds with every endpoint p99 ≤ 50 ms, ride_requested p99 ≤ 100 ms, no error. Service CPU is',
     '% of one core over the window (all instances), per request of every kind; event loop from each instance\'s /metrics (since start).',
     markdown(capacity),
+    ...serverLines(capacity),
     '',
     '![p99 against online drivers](docs/capacity-p99.svg)',
     '',
@@ -117,6 +152,6 @@ if (require.main === module) {
   const [input = 'bench/results/latest.json', output] = process.argv.slice(2);
   const report = JSON.parse(readFileSync(input, 'utf8'));
   if (!report.capacity) throw new Error(`${input} has no capacity figures (BENCH_CITY=capacity)`);
-  process.stdout.write(`${markdown(report.capacity)}\n`);
+  process.stdout.write(`${[markdown(report.capacity), ...serverLines(report.capacity)].join('\n')}\n`);
   if (output) writeFileSync(output, svg(report.capacity));
 }
