@@ -176,11 +176,12 @@ process.on('message', async (msg) => {
     if (msg.cmd === 'connect') {
       // Each user talks to one instance (its base), as an app behind a load balancer would. Every
       // phone has a connection of its own: a small pool here would queue requests inside the bench
-      // (heartbeats behind slow nearby calls: seconds at 10k drivers with 128 sockets) instead of in the service.
-      const callFor = (base) => clients.get(base) || clients.set(base, client(base, { maxSockets: msg.maxSockets || 1024 })).get(base);
+      // (heartbeats behind slow nearby calls: seconds at 10k drivers with 128 sockets); opened up front (prewarm) instead of in the service.
+      const callFor = (base) => clients.get(base) || clients.set(base, client(base, { maxSockets: msg.maxSockets || 384 })).get(base);
       drivers = msg.drivers.map((d) => ({ ...d, call: callFor(d.base), position: randomPoint(), bids: new Set() }));
       passengers = msg.passengers.map((p) => ({ ...p, call: callFor(p.base) }));
       const users = [...drivers.map((d) => [d, onDriverFrame]), ...passengers.map((p) => [p, onPassengerFrame])];
+      for (const c of clients.values()) await c.prewarm();
       const results = await mapLimit(users, msg.concurrency || 64, ([u, onFrame]) => openSocket(u, u.base.replace('http', 'ws'), onFrame));
       process.send({ type: 'connected', ok: results.filter(Boolean).length, failed: results.filter((r) => !r).length });
     } else if (msg.cmd === 'run') {

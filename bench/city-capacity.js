@@ -128,6 +128,18 @@ function serverWindow(before, after) {
   };
 }
 
+/** SYNs the kernel dropped because an accept queue was full (machine-wide: other work counts too). */
+function listenOverflows() {
+  try {
+    const lines = require('node:fs').readFileSync('/proc/net/netstat', 'utf8').split('\n');
+    const i = lines.findIndex((l) => l.startsWith('TcpExt:'));
+    const names = lines[i].split(' ');
+    return Number(lines[i + 1].split(' ')[names.indexOf('ListenOverflows')]);
+  } catch {
+    return undefined;
+  }
+}
+
 /** CPU (ms) of the PostgreSQL backends serving the bench's database (same host: /proc). */
 async function databaseCpuMs(db) {
   const { rows } = await db.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
@@ -163,6 +175,7 @@ async function runStep(ctx, { drivers: D, instances: n, redisUrl, timing }) {
     const cpuBefore = services.map((s) => cpuMs(s.pid));
     const dbBefore = await databaseCpuMs(ctx.db);
     const scraped = await Promise.all(services.map((s) => scrape(s.base)));
+    const overflowsBefore = listenOverflows();
     await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'measure' }, 'measuring')));
     const measuredFrom = Date.now();
     await new Promise((r) => setTimeout(r, timing.measureS * 1000));
@@ -172,6 +185,7 @@ async function runStep(ctx, { drivers: D, instances: n, redisUrl, timing }) {
     let dbCpuMs = 0;
     for (const [pid, ms] of await databaseCpuMs(ctx.db)) if (ms !== undefined) dbCpuMs += ms - (dbBefore.get(pid) ?? 0);
     row.load_average = loadavg()[0];
+    row.listen_overflows = listenOverflows() - overflowsBefore;
     row.event_loop = await Promise.all(services.map(async (s, i) => serverWindow(scraped[i], await scrape(s.base))));
     row.database_cpu_percent = Math.round(dbCpuMs / ((Date.now() - measuredFrom) / 1000) / 10);
     Object.assign(row, summarise(stats, seconds, serviceCpuMs));

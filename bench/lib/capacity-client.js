@@ -9,8 +9,8 @@ const now = () => performance.timeOrigin + performance.now();
 
 function client(base, { maxSockets = 128 } = {}) {
   const url = new URL(base);
-  const agent = new http.Agent({ keepAlive: true, maxSockets });
-  return (method, path, token, body) =>
+  const agent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+  const call = (method, path, token, body) =>
     new Promise((resolve) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
       const headers = { authorization: `Bearer ${token}` };
@@ -29,6 +29,15 @@ function client(base, { maxSockets = 128 } = {}) {
       if (payload !== undefined) req.write(payload);
       req.end();
     });
+  // Phones keep their connections: open the pool before the load, a few at a time, so that a hiccup
+  // later does not send hundreds of SYNs at once past the service's accept queue (the kernel drops
+  // them and the client retries 1, 3, 7 s later: seconds that are the bench's, not the service's).
+  call.prewarm = async () => {
+    for (let i = 0; i < maxSockets; i += 32) {
+      await Promise.all(Array.from({ length: Math.min(32, maxSockets - i) }, () => call('GET', '/health/live', 'none')));
+    }
+  };
+  return call;
 }
 
 /**
