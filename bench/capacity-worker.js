@@ -113,13 +113,13 @@ function carry(driver, rideId) {
 function heartbeat(driver) {
   driver.position.latitude += (Math.random() - 0.5) * 0.0005;
   driver.position.longitude += (Math.random() - 0.5) * 0.0008;
-  return rec.time('PUT /driver/location', () => driver.call('PUT', '/api/v1/driver/location', driver.token, { ...driver.position, heading: 90, speed: 8.5 }));
+  return rec.time('PUT /driver/location', () => driver.heartbeatCall('PUT', '/api/v1/driver/location', driver.token, { ...driver.position, heading: 90, speed: 8.5 }));
 }
 
 function nearby(driver) {
   const { latitude, longitude } = driver.position;
   const path = `/api/v1/driver/rides/nearby?latitude=${latitude.toFixed(6)}&longitude=${longitude.toFixed(6)}&radius_km=5`;
-  return rec.time('GET /driver/rides/nearby', () => driver.call('GET', path, driver.token));
+  return rec.time('GET /driver/rides/nearby', () => driver.nearbyCall('GET', path, driver.token));
 }
 
 // --- passengers ----------------------------------------------------------------------------
@@ -163,8 +163,14 @@ async function book() {
   passenger.accepting = false;
   later(NO_BID_CANCEL_MS, () => {
     if (passenger.rideId === rideId && !passenger.accepting) {
-      rec.time('POST /rides/{id}/cancel', () => passenger.call('POST', `/api/v1/rides/${rideId}/cancel`, passenger.token, { reason: 'no offer' }), [409]);
-      passenger.rideId = undefined;
+      // Free to book again once the cancellation has committed (before, a booking is a 409: one live ride each).
+      passenger.booking = true;
+      rec
+        .time('POST /rides/{id}/cancel', () => passenger.call('POST', `/api/v1/rides/${rideId}/cancel`, passenger.token, { reason: 'no offer' }), [409])
+        .then(() => {
+          passenger.booking = false;
+          if (passenger.rideId === rideId) passenger.rideId = undefined;
+        });
     }
   });
 }
@@ -174,13 +180,17 @@ async function book() {
 process.on('message', async (msg) => {
   try {
     if (msg.cmd === 'connect') {
-      // Each user talks to one instance (its base), as an app behind a load balancer would. Every
-      // phone has a connection of its own: a small pool here would queue requests inside the bench
-      // (heartbeats behind slow nearby calls: seconds at 10k drivers with 128 sockets); opened up front (prewarm) instead of in the service.
-      const callFor = (base) => clients.get(base) || clients.set(base, client(base, { maxSockets: msg.maxSockets || 384 })).get(base);
-      drivers = msg.drivers.map((d) => ({ ...d, call: callFor(d.base), position: randomPoint(), bids: new Set() }));
-      passengers = msg.passengers.map((p) => ({ ...p, call: callFor(p.base) }));
-      const users = [...drivers.map((d) => [d, onDriverFrame]), ...passengers.map((p) => [p, onPassengerFrame])];
+      // Each user talks to one instance (its base), as an app behind a load balancer would. A phone
+      // has a connection of its own; here each kind of call (heartbeat, nearby, ride steps) gets a pool
+      // of its own per instance, opened up front (prewarm), so a heartbeat never waits in the bench
+      // behind a slow nearby (one shared 128-socket pool queued heartbeats for seconds at 10k drivers).
+      const callFor = (base, kind) => {
+        const key = `${kind} ${base}`;
+        if (!clients.has(key)) clients.set(key, client(base, { maxSockets: msg.maxSockets || 256 }));
+        return clients.get(key);
+      };
+      drivers = msg.drivers.map((d) => ({ ...d, call: callFor(d.base, 'ride'), heartbeatCall: callFor(d.base, 'heartbeat'), nearbyCall: callFor(d.base, 'nearby'), position: randomPoint(), bids: new Set() }));
+      passengers = msg.passengers.map((p) => ({ ...p, call: callFor(p.base, 'ride') }));
       for (const c of clients.values()) await c.prewarm();
       const results = await mapLimit(users, msg.concurrency || 64, ([u, onFrame]) => openSocket(u, u.base.replace('http', 'ws'), onFrame));
       process.send({ type: 'connected', ok: results.filter(Boolean).length, failed: results.filter((r) => !r).length });
