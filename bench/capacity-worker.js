@@ -191,6 +191,7 @@ process.on('message', async (msg) => {
       };
       drivers = msg.drivers.map((d) => ({ ...d, call: callFor(d.base, 'ride'), heartbeatCall: callFor(d.base, 'heartbeat'), nearbyCall: callFor(d.base, 'nearby'), position: randomPoint(), bids: new Set() }));
       passengers = msg.passengers.map((p) => ({ ...p, call: callFor(p.base, 'ride') }));
+      const users = [...drivers.map((d) => [d, onDriverFrame]), ...passengers.map((p) => [p, onPassengerFrame])];
       for (const c of clients.values()) await c.prewarm();
       const results = await mapLimit(users, msg.concurrency || 64, ([u, onFrame]) => openSocket(u, u.base.replace('http', 'ws'), onFrame));
       process.send({ type: 'connected', ok: results.filter(Boolean).length, failed: results.filter((r) => !r).length });

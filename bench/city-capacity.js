@@ -15,8 +15,8 @@ const { mintAccessToken } = require('./lib/jwt');
 const { cpuMs, percentiles } = require('./lib/stats');
 const { freePort } = require('../sim/lib/service');
 
-const FULL = { steps: [1000, 2000, 5000, 10_000, 20_000], warmupS: 8, measureS: 20, stopAtFailure: true };
-const QUICK = { steps: [200], warmupS: 3, measureS: 4, stopAtFailure: false };
+const FULL = { steps: [1000, 2000, 5000, 10_000, 20_000], warmupS: 8, measureS: 20, stopAtFailure: true, sockets: 256 };
+const QUICK = { steps: [200], warmupS: 3, measureS: 4, stopAtFailure: false, sockets: 32 };
 const ENDPOINT_P99_MS = 50;
 const RIDE_REQUESTED_P99_MS = 100;
 const MATCHING_RADIUS_KM = 5;
@@ -164,7 +164,7 @@ async function runStep(ctx, { drivers: D, instances: n, redisUrl, timing }) {
     for (let w = 0; w < WORKERS; w += 1) workers.push(fork(join(__dirname, 'capacity-worker.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
     const share = (list, w) => list.filter((_, i) => i % WORKERS === w);
     const t0 = Date.now();
-    const connected = await Promise.all(workers.map((worker, w) => workerCall(worker, { cmd: 'connect', drivers: share(driverUsers, w), passengers: share(passengerUsers, w) }, 'connected')));
+    const connected = await Promise.all(workers.map((worker, w) => workerCall(worker, { cmd: 'connect', drivers: share(driverUsers, w), passengers: share(passengerUsers, w), maxSockets: timing.sockets }, 'connected')));
     row.connect_s = (Date.now() - t0) / 1000;
     row.sockets_failed = connected.reduce((s, c) => s + c.failed, 0);
     // About 3 bids a ride, whatever D: a receiver bids with 3 / (expected receivers around a pickup).
