@@ -99,7 +99,7 @@ function svg(capacity, { width = 760, height = 420 } = {}) {
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
-    `<text x="${width / 2}" y="22" text-anchor="middle" font-size="14">City capacity: p99 against online drivers D (log–log)</text>`,
+    `<text x="${width / 2}" y="22" text-anchor="middle" font-size="14">City capacity: p99 against online drivers D (log–log; above 5 s drawn at 5 s)</text>`,
   ];
   for (const t of [1, 10, 50, 100, 1000, 5000]) {
     const dashed = t === 50 || t === 100;
