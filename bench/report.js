@@ -1,6 +1,8 @@
 'use strict';
 // The targets of the city-scale issue, judged on one run's figures, and BENCHMARKS.md.
 const { writeFileSync } = require('node:fs');
+const { dirname, join } = require('node:path');
+const { capacityLines, capacitySvg } = require('./lib/capacity-report');
 
 const find = (rows, prefix) => rows.find((r) => r.name.startsWith(prefix));
 
@@ -87,6 +89,7 @@ function markdown(report) {
       ...fanOutCostLines(fan),
     );
   }
+  if (report.capacity && report.capacity.modes) out.push(...capacityLines(report.capacity));
   if (race) {
     out.push(
       '## Accept races',
@@ -129,6 +132,7 @@ function fanOutCostLines(fan) {
 
 function writeMarkdown(path, report) {
   writeFileSync(path, markdown(report));
+  if (report.capacity && report.capacity.modes) writeFileSync(join(dirname(path), 'docs', 'capacity-p99.svg'), capacitySvg(report.capacity));
 }
 
 module.exports = { judge, mark, writeMarkdown, fanOutCostLines };

@@ -19,8 +19,8 @@
  * postgres://postgres@127.0.0.1:5432/postgres, dropped at the end unless BENCH_KEEP=1), REDIS_URL
  * (optional), BENCH_DURATION (s, default 5; 1 with --quick), BENCH_WARMUP (s, default 2; 0.5 with
  * --quick), BENCH_CONNECTIONS (default 50), BENCH_ONLY (comma-separated hot-path names),
- * BENCH_SKIP_BUILD=1, BENCH_CITY (comma-separated city scenarios: nearby, heartbeats, fanout, races,
- * restart; `none` for the hot paths only), BENCH_RIDES (comma-separated ride counts for nearby).
+ * BENCH_SKIP_BUILD=1, BENCH_CITY (comma-separated city scenarios: capacity, nearby, heartbeats, fanout,
+ * races, restart; `none` for the hot paths only), BENCH_RIDES (comma-separated ride counts for nearby).
  * A run narrowed by BENCH_ONLY or BENCH_CITY does not rewrite BENCHMARKS.md.
  */
 const { execFileSync, spawn } = require('node:child_process');
@@ -31,6 +31,7 @@ const autocannon = require('autocannon');
 const { Client } = require('pg');
 const { firstCategoryId } = require('./lib/city');
 const { freePort } = require('../sim/lib/service');
+const { cityCapacity } = require('./city-capacity');
 const { acceptRaces, fanOut, heartbeats, mintAccessToken, nearbyCity, rssMb, seedDrivers } = require('./city-scenarios');
 const { judge, mark, writeMarkdown } = require('./report');
 const { ensureBuilt } = require('../scripts/build-if-stale');
@@ -493,7 +494,22 @@ async function main() {
         await waitUntilLive(service, `${serviceBase}/health/ready`);
         return (Date.now() - spawnedAt) / 1000;
       },
+      // A fresh instance on the same database (the capacity scenario starts and stops its own).
+      startInstance: async (extraEnv) => {
+        const port = await freePort();
+        const handle = startProcess(`service :${port}`, serviceArgs, { ...env, ...extraEnv, PORT: String(port) });
+        await waitUntilLive(handle, `http://127.0.0.1:${port}/health/ready`);
+        const stop = async () => {
+          handle.child.kill('SIGTERM');
+          await Promise.race([handle.exited, new Promise((r) => setTimeout(r, 15_000))]);
+          if (handle.child.exitCode === null) handle.child.kill('SIGKILL');
+          children.splice(children.indexOf(handle), 1);
+        };
+        return { base: `http://127.0.0.1:${port}`, pid: handle.child.pid, stop };
+      },
     };
+    // Capacity first: it books its own rides and must not poll nearby over the 1M seeded below.
+    if (runsCity('capacity')) report.capacity = await city('city capacity', () => cityCapacity(ctx, { quick: QUICK, log: (line) => process.stdout.write(`${line}\n`) }));
     let seeded = 0;
     for (const total of runsCity('nearby') ? SCALE.rides : []) {
       process.stdout.write(`  seeding rides up to ${total}…\n`);

@@ -1,0 +1,238 @@
+'use strict';
+/**
+ * City capacity (issue 17): the largest number D of online drivers one instance holds, then two
+ * instances over Redis, with p99 ≤ 50 ms on every endpoint, ride_requested p99 ≤ 100 ms and no errors.
+ * Each step seeds D drivers and the passengers through SQL (tokens minted by the bench), starts fresh
+ * instance(s) on the database, and lets bench/capacity-worker.js processes play the city through the
+ * public API: every driver holds a socket, heartbeats every 5 s and polls nearby every 10 s; passengers
+ * book D/1000 rides a second, drivers bid on the ride_requested they get, passengers accept, drivers
+ * carry the ride to completion. Steps go up until the first that fails the targets.
+ */
+const { fork, spawn } = require('node:child_process');
+const { loadavg } = require('node:os');
+const { join } = require('node:path');
+const { mintAccessToken } = require('./lib/jwt');
+const { cpuMs, percentiles } = require('./lib/stats');
+const { databaseCpuMs, listenOverflows, scrape, serverWindow } = require('./lib/capacity-metrics');
+const { freePort } = require('../sim/lib/service');
+
+const FULL = { steps: [1000, 2000, 5000, 10_000, 20_000], warmupS: 8, measureS: 20, stopAtFailure: true, sockets: 256 };
+const QUICK = { steps: [200], warmupS: 3, measureS: 4, stopAtFailure: false, sockets: 32 };
+const ENDPOINT_P99_MS = 50;
+const RIDE_REQUESTED_P99_MS = 100;
+const MATCHING_RADIUS_KM = 5;
+const CITY_KM2 = 67 * 67; // lib/city.js: the 67 × 67 km square every position and pickup is drawn from
+const WORKERS = 2;
+
+let seedRound = 0;
+
+/** D approved online drivers and P passengers, through SQL, with phone prefixes of their own per step. */
+async function seedStep(db, drivers, passengers, categoryId) {
+  seedRound += 1;
+  const prefix = `+4918${String(seedRound).padStart(2, '0')}`;
+  const insertUsers = (kind, role, count) =>
+    db.query(
+      `INSERT INTO users (phone, first_name, last_name, role, is_registered, registered_at)
+       SELECT $1 || $2 || lpad(i::text, 6, '0'), 'C' || i, 'Capacity', $3, true, now() FROM generate_series(1, $4::int) i
+       RETURNING id`,
+      [prefix, kind, role, count],
+    );
+  const driverIds = (await insertUsers('1', 'driver', drivers)).rows.map((r) => r.id);
+  await db.query(
+    `INSERT INTO drivers (user_id, status, is_online, vehicle_category_id, vehicle_make, vehicle_model, vehicle_plate,
+                          vehicle_color, vehicle_year, license_number)
+     SELECT id, 'approved', true, $2, 'Toyota', 'Prius', 'C-' || id, 'Blue', 2022, 'CL-' || id FROM unnest($1::int[]) id`,
+    [driverIds, categoryId],
+  );
+  const passengerIds = (await insertUsers('2', 'passenger', passengers)).rows.map((r) => r.id);
+  await db.query('ANALYZE users');
+  await db.query('ANALYZE drivers');
+  return { driverIds, passengerIds };
+}
+
+function workerCall(worker, msg, replyType) {
+  return new Promise((resolve, reject) => {
+    const onMessage = (m) => {
+      if (m.type === 'error' || m.type === replyType) {
+        worker.off('message', onMessage);
+        if (m.type === 'error') reject(new Error(`capacity-worker: ${m.message}`));
+        else resolve(m);
+      }
+    };
+    worker.on('message', onMessage);
+    worker.send(msg, (err) => {
+      if (err) {
+        worker.off('message', onMessage);
+        reject(err);
+      }
+    });
+  });
+}
+
+/** Redis for the two-instance mode: REDIS_URL, else a throwaway redis-server when one is installed. */
+async function redisFor(quick) {
+  if (process.env.REDIS_URL) return { url: process.env.REDIS_URL, stop: async () => undefined };
+  const port = await freePort();
+  const server = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const failed = await new Promise((resolve) => {
+    server.on('error', () => resolve(true));
+    setTimeout(() => resolve(false), quick ? 300 : 500);
+  });
+  if (failed) return undefined;
+  return { url: `redis://127.0.0.1:${port}`, stop: async () => void server.kill('SIGTERM') };
+}
+
+/** One step: D drivers on `instances` fresh instances; returns the row of figures. */
+async function runStep(ctx, { drivers: D, instances: n, redisUrl, timing }) {
+  const bookingsPerSecond = Math.max(1, D / 1000);
+  const passengerCount = Math.ceil(bookingsPerSecond * 45) + 10; // a ride holds its passenger ≤ ~25 s
+  const seeded = await seedStep(ctx.db, D, passengerCount, ctx.categoryId);
+  const prefix = `bench-capacity-${process.pid}-${seedRound}:`;
+  const extraEnv = { METRICS_TOKEN: 'capacity-metrics', MATCHING_RADIUS_KM: String(MATCHING_RADIUS_KM), ...(redisUrl ? { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix } : {}) };
+  const services = [];
+  const workers = [];
+  const row = { drivers: D, instances: n, redis: Boolean(redisUrl), bookings_per_second: bookingsPerSecond };
+  try {
+    for (let i = 0; i < n; i += 1) services.push(await ctx.startInstance(extraEnv));
+    const user = (role) => (id, i) => ({ id, token: mintAccessToken(ctx.secret, id, role), base: services[i % n].base });
+    const driverUsers = seeded.driverIds.map(user('driver'));
+    const passengerUsers = seeded.passengerIds.map(user('passenger'));
+    for (let w = 0; w < WORKERS; w += 1) workers.push(fork(join(__dirname, 'capacity-worker.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+    const share = (list, w) => list.filter((_, i) => i % WORKERS === w);
+    const t0 = Date.now();
+    const connected = await Promise.all(workers.map((worker, w) => workerCall(worker, { cmd: 'connect', drivers: share(driverUsers, w), passengers: share(passengerUsers, w), maxSockets: timing.sockets }, 'connected')));
+    row.connect_s = (Date.now() - t0) / 1000;
+    row.sockets_failed = connected.reduce((s, c) => s + c.failed, 0);
+    // About 3 bids a ride, whatever D: a receiver bids with 3 / (expected receivers around a pickup).
+    const receivers = (D * Math.PI * MATCHING_RADIUS_KM ** 2) / CITY_KM2;
+    const config = { categoryId: ctx.categoryId, bookingIntervalMs: (1000 * WORKERS) / bookingsPerSecond, bidProbability: Math.min(1, 3 / receivers) };
+    await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'run', config }, 'running')));
+    await new Promise((r) => setTimeout(r, timing.warmupS * 1000));
+    const cpuBefore = services.map((s) => cpuMs(s.pid));
+    const dbBefore = await databaseCpuMs(ctx.db);
+    const scraped = await Promise.all(services.map((s) => scrape(s.base)));
+    const overflowsBefore = listenOverflows();
+    await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'measure' }, 'measuring')));
+    const measuredFrom = Date.now();
+    await new Promise((r) => setTimeout(r, timing.measureS * 1000));
+    const stats = await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'stop' }, 'stats')));
+    const seconds = (Date.now() - measuredFrom) / 1000;
+    const serviceCpuMs = services.reduce((s, svc, i) => s + (cpuMs(svc.pid) - cpuBefore[i]), 0);
+    let dbCpuMs = 0;
+    for (const [pid, ms] of await databaseCpuMs(ctx.db)) if (ms !== undefined) dbCpuMs += ms - (dbBefore.get(pid) ?? 0);
+    row.load_average = loadavg()[0];
+    row.listen_overflows = listenOverflows() - overflowsBefore;
+    row.event_loop = await Promise.all(services.map(async (s, i) => serverWindow(scraped[i], await scrape(s.base))));
+    row.database_cpu_percent = Math.round(dbCpuMs / ((Date.now() - measuredFrom) / 1000) / 10);
+    Object.assign(row, summarise(stats, seconds, serviceCpuMs));
+  } finally {
+    await Promise.all(workers.map((worker) => (worker.connected ? workerCall(worker, { cmd: 'close' }, 'closed').catch(() => undefined) : undefined)));
+    for (const worker of workers) if (worker.exitCode === null) worker.kill();
+    for (const s of services) await s.stop();
+    // The step's drivers leave the city: the next step's instances must not count them.
+    await ctx.db.query('UPDATE drivers SET is_online = false WHERE user_id = ANY($1::int[])', [seeded.driverIds]);
+  }
+  judgeStep(row);
+  return row;
+}
+
+function summarise(stats, seconds, serviceCpuMs) {
+  const endpoints = {};
+  let requests = 0;
+  let errors = 0;
+  for (const s of stats) {
+    for (const [label, e] of Object.entries(s.byLabel)) {
+      const into = (endpoints[label] ??= { latencies: [], ok: 0, expected: 0, errors: 0, statuses: {} });
+      for (const v of e.latencies) into.latencies.push(v);
+      into.ok += e.ok;
+      into.expected += e.expected;
+      into.errors += e.errors;
+      for (const [k, c] of Object.entries(e.statuses)) into.statuses[k] = (into.statuses[k] || 0) + c;
+    }
+  }
+  const byEndpoint = {};
+  for (const [label, e] of Object.entries(endpoints)) {
+    requests += e.latencies.length;
+    errors += e.errors;
+    byEndpoint[label] = { count: e.latencies.length, per_second: Math.round(e.latencies.length / seconds), ...percentiles(e.latencies), expected_409: e.expected, errors: e.errors, statuses: e.statuses };
+  }
+  const booked = Object.assign({}, ...stats.map((s) => s.bookings));
+  // Judged from the booking request (what the passenger waits for a driver to hear of it), also
+  // given from its response as the fan-out scenario does (negative: the event beat the response).
+  const latencies = [];
+  const afterResponse = [];
+  for (const s of stats) {
+    for (const [rideId, times] of Object.entries(s.arrivals)) {
+      if (!booked[rideId]) continue;
+      for (const at of times) {
+        latencies.push(at - booked[rideId][0]);
+        afterResponse.push(at - booked[rideId][1]);
+      }
+    }
+  }
+  return {
+    seconds: Math.round(seconds * 10) / 10,
+    endpoints: byEndpoint,
+    ride_requested: { deliveries: latencies.length, rides: Object.keys(booked).length, ...percentiles(latencies), after_response: percentiles(afterResponse) },
+    requests,
+    errors,
+    unexpected_socket_closes: stats.reduce((s, x) => s + x.unexpectedCloses, 0),
+    service_cpu_percent: Math.round(serviceCpuMs / seconds / 10),
+    service_cpu_us_per_request: requests ? Math.round((serviceCpuMs * 1000) / requests) : null,
+    clients_cpu_percent: Math.round(stats.reduce((s, x) => s + x.cpuMs, 0) / seconds / 10),
+  };
+}
+
+function judgeStep(row) {
+  const reasons = [];
+  for (const [label, e] of Object.entries(row.endpoints || {})) if (e.p99 > ENDPOINT_P99_MS) reasons.push(`${label} p99 ${e.p99} ms`);
+  if (row.ride_requested && row.ride_requested.p99 > RIDE_REQUESTED_P99_MS) reasons.push(`ride_requested p99 ${row.ride_requested.p99} ms`);
+  const broken = [];
+  if (row.errors) broken.push(`${row.errors} errors`);
+  if (row.sockets_failed) broken.push(`${row.sockets_failed} sockets failed to open`);
+  if (row.unexpected_socket_closes) broken.push(`${row.unexpected_socket_closes} sockets closed`);
+  if (row.ride_requested && row.ride_requested.rides && !row.ride_requested.deliveries) broken.push('no ride_requested delivered');
+  row.held = reasons.length === 0 && broken.length === 0;
+  row.why_not = [...reasons, ...broken].join('; ') || undefined;
+  row.broken = broken.join('; ') || undefined;
+}
+
+/** Both modes, step by step; the row for run.js and the steps for the report. */
+async function cityCapacity(ctx, { quick, log }) {
+  const timing = quick ? QUICK : FULL;
+  const steps = process.env.BENCH_CAPACITY_STEPS ? process.env.BENCH_CAPACITY_STEPS.split(',').map(Number) : timing.steps;
+  const modes = (process.env.BENCH_CAPACITY_MODES || '1,2').split(',').map(Number);
+  const result = { name: 'city capacity', modes: {} };
+  for (const instances of modes) {
+    const redis = instances > 1 ? await redisFor(quick) : undefined;
+    if (instances > 1 && !redis) {
+      result.modes[instances] = { skipped: 'no REDIS_URL and no redis-server on PATH' };
+      continue;
+    }
+    const rows = [];
+    try {
+      for (const D of steps) {
+        log(`  capacity: ${D} drivers on ${instances} instance(s)${redis ? ' over Redis' : ''}…`);
+        const row = await runStep(ctx, { drivers: D, instances, redisUrl: redis && redis.url, timing });
+        rows.push(row);
+        const p99s = Object.entries(row.endpoints).map(([k, e]) => `${k.split(' ')[1]} ${e.p99}`).join(', ');
+        log(`    ${row.held ? 'held' : `not held (${row.why_not})`}: p99 ms ${p99s}; ride_requested p99 ${row.ride_requested.p99} ms; service CPU ${row.service_cpu_percent} %; load ${row.load_average.toFixed(1)}`);
+        if (row.broken) result.failure = `${D} drivers, ${instances} instance(s): ${row.broken}`;
+        // BENCH_CAPACITY_ALL=1 runs every step (the whole curve), else the first that fails ends the mode.
+        if (!row.held && timing.stopAtFailure && process.env.BENCH_CAPACITY_ALL !== '1') break;
+      }
+    } finally {
+      if (redis) await redis.stop();
+    }
+    const held = rows.filter((r) => r.held).map((r) => r.drivers);
+    result.modes[instances] = { steps: rows, largest_held: held.length ? Math.max(...held) : 0 };
+  }
+  result.note = Object.entries(result.modes)
+    .map(([n, m]) => (m.skipped ? `${n} instance(s): skipped (${m.skipped})` : `${n} instance(s): held ${m.largest_held.toLocaleString('en-US')} drivers`))
+    .join('; ');
+  // A slow step is the figure, not a failure; only a broken bench (errors, sockets) fails a quick run.
+  if (!quick) delete result.failure;
+  return result;
+}
+
+module.exports = { cityCapacity };
