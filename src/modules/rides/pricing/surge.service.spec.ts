@@ -1,6 +1,6 @@
 import type { AppConfig } from '../../../config/app-config';
 import type { SurgeSignalsPort } from '../ports/surge-signals.port';
-import { rawSurge, SURGE_SMOOTHING_SECONDS, SurgeService } from './surge.service';
+import { rawSurge, SURGE_SIGNALS_REFRESH_MS, SURGE_SMOOTHING_SECONDS, SurgeService } from './surge.service';
 import { computeFare } from './fare-calculator';
 
 const PICKUP = { latitude: 52.52, longitude: 13.405 };
@@ -52,6 +52,18 @@ describe('SurgeService', () => {
     const off = market(100, 0);
     expect(surgeService(off.signals, 1).multiplierAt(PICKUP, 1, 0)).toBe(1);
     expect(off.calls).toHaveLength(0);
+  });
+
+  it('counts demand and supply once a second per cell, not on every estimate', () => {
+    const { signals, calls } = market(4, 2);
+    const surge = surgeService(signals);
+    expect(surge.multiplierAt(PICKUP, 1, 0)).toBe(1.33);
+    signals.open = 100;
+    expect(surge.multiplierAt(PICKUP, 1, SURGE_SIGNALS_REFRESH_MS - 1)).toBe(1.33);
+    expect(calls).toHaveLength(1);
+    surge.multiplierAt(PICKUP, 1, SURGE_SIGNALS_REFRESH_MS);
+    expect(calls).toHaveLength(2); // counted again: the new demand is in
+    expect(surge.multiplierAt(PICKUP, 1, 31_000)).toBeGreaterThan(1.5);
   });
 
   it('smooths a sudden change over time instead of flapping', () => {
