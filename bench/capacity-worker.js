@@ -10,7 +10,7 @@
  * IPC: connect, run, measure, stop (→ stats), close.
  */
 const { performance } = require('node:perf_hooks');
-const WebSocket = require('ws');
+const { openLiveSocket, requestedRideId } = require('./lib/live-socket');
 const { randomPoint } = require('./lib/city');
 const { client, Recorder, now } = require('./lib/capacity-client');
 const { mapLimit } = require('./lib/stats');
@@ -19,8 +19,6 @@ const HEARTBEAT_MS = 5000;
 const NEARBY_MS = 10_000;
 const TRIP_STEP_MS = 2000; // accepted → arrived → started → completed, one step every 2 s
 const NO_BID_CANCEL_MS = 20_000;
-const TYPE_REQUESTED = Buffer.from('"type":"ride_requested"');
-const RIDE_ID = Buffer.from('"ride_id":"');
 
 const rec = new Recorder();
 const timers = new Set();
@@ -49,25 +47,12 @@ function every(ms, phase, fn) {
 }
 
 function openSocket(user, wsBase, onFrame) {
-  return new Promise((resolve) => {
-    const socket = new WebSocket(`${wsBase}/api/v1/ws/rides/live?token=${user.token}`, { perMessageDeflate: false });
-    let settled = false;
-    const done = (ok) => {
-      if (!settled) {
-        settled = true;
-        resolve(ok);
-      }
-    };
-    socket.on('open', () => {
-      user.socket = socket;
-      done(true);
-    });
-    socket.on('message', (raw) => onFrame(user, Buffer.isBuffer(raw) ? raw : Buffer.concat([].concat(raw))));
-    socket.on('error', () => done(false));
-    socket.on('close', () => {
-      if (settled && user.socket && !user.closing) unexpectedCloses += 1;
-      done(false);
-    });
+  return openLiveSocket(wsBase, user.token, {
+    onOpen: (socket) => (user.socket = socket),
+    onFrame: (bytes) => onFrame(user, bytes),
+    onClose: (wasOpen) => {
+      if (wasOpen && user.socket && !user.closing) unexpectedCloses += 1;
+    },
   });
 }
 
@@ -75,11 +60,9 @@ function openSocket(user, wsBase, onFrame) {
 
 function onDriverFrame(driver, bytes) {
   const at = now();
-  if (bytes.indexOf(TYPE_REQUESTED) !== -1) {
-    // Read the ride id from the bytes: thousands of these a second, parsing them would be client CPU.
-    const i = bytes.indexOf(RIDE_ID);
-    if (i === -1) return;
-    const rideId = bytes.toString('latin1', i + RIDE_ID.length, i + RIDE_ID.length + 36);
+  const rideId = requestedRideId(bytes);
+  if (rideId !== null) {
+    if (!rideId) return;
     if (rec.measuring) (arrivals[rideId] ??= []).push(at);
     if (running && !driver.rideId && !driver.bidding && Math.random() < config.bidProbability) bid(driver, rideId);
     return;

@@ -8,6 +8,7 @@
  */
 const { performance } = require('node:perf_hooks');
 const WebSocket = require('ws');
+const { openLiveSocket, requestedRideId } = require('./lib/live-socket');
 const { mapLimit } = require('./lib/stats');
 
 const sockets = [];
@@ -17,42 +18,21 @@ let base;
 let unexpectedCloses = 0;
 
 const now = () => performance.timeOrigin + performance.now();
-const TYPE = Buffer.from('"type":"ride_requested"');
-const RIDE_ID = Buffer.from('"ride_id":"');
 
 function open(driver, wsBase) {
-  return new Promise((resolve) => {
-    const socket = new WebSocket(`${wsBase}/api/v1/ws/rides/live?token=${driver.token}`, { perMessageDeflate: false });
-    let settled = false;
-    const done = (ok) => {
-      if (!settled) {
-        settled = true;
-        resolve(ok);
-      }
-    };
-    socket.on('open', () => {
-      sockets.push(socket);
-      done(true);
-    });
-    socket.on('message', (raw) => {
+  return openLiveSocket(wsBase, driver.token, {
+    onOpen: (socket) => sockets.push(socket),
+    onFrame: (bytes) => {
       const at = now();
-      // The clients share the machine's cores with the service: a ride_requested is recognised and
-      // its ride id read from the bytes, without decoding or parsing the ~2 KB frame (that client
-      // work would otherwise weigh on the very latency being measured).
-      const bytes = Buffer.isBuffer(raw) ? raw : Buffer.concat([].concat(raw));
-      if (bytes.indexOf(TYPE) === -1) return;
-      const at0 = bytes.indexOf(RIDE_ID);
-      if (at0 === -1) return;
-      const rideId = bytes.toString('latin1', at0 + RIDE_ID.length, at0 + RIDE_ID.length + 36);
+      const rideId = requestedRideId(bytes);
+      if (!rideId) return;
       const list = arrivals.get(rideId);
       if (list) list.push(at);
       else arrivals.set(rideId, [at]);
-    });
-    socket.on('error', () => done(false));
-    socket.on('close', () => {
-      if (settled) unexpectedCloses += 1;
-      done(false);
-    });
+    },
+    onClose: (wasOpen) => {
+      if (wasOpen) unexpectedCloses += 1;
+    },
   });
 }
 
