@@ -1,6 +1,6 @@
 import { captureLog } from '../support/captured-log';
 import { FakeTwilio, startFakeTwilio } from '../support/fake-twilio';
-import { closedPort, SmtpTestServer, startSmtpTestServer } from '../support/smtp-test-server';
+import { SmtpTestServer, startSmtpTestServer } from '../support/smtp-test-server';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
 import { freshEmail, freshPhone, post } from './auth-helpers';
@@ -237,69 +237,5 @@ describe('sign-in codes in production: e-mail over SMTP and SMS through Twilio (
     expect(text).toContain('Could not deliver a sign-in code');
     // A code next to other hex digits is part of a request id or a timestamp, not a code.
     for (const code of codesSeen) expect(text).not.toMatch(new RegExp(`(?<![0-9a-fA-F])${code}(?![0-9a-fA-F])`));
-  });
-});
-
-describe('a contact kind without a channel', () => {
-  let twilio: FakeTwilio;
-  let smsOnly: TestApp;
-  let mailOnly: TestApp;
-  let development: TestApp;
-
-  beforeAll(async () => {
-    twilio = await startFakeTwilio();
-    const sms = { SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: twilio.accountSid, TWILIO_AUTH_TOKEN: twilio.authToken, TWILIO_FROM: twilio.from, TWILIO_API_BASE: twilio.url };
-    smsOnly = await startTestApp({ logger: log.logger, env: { NODE_ENV: 'production', ...sms } });
-    // Nothing listens on this SMTP port: every e-mail is refused at the connection.
-    mailOnly = await startTestApp({ logger: log.logger, env: { NODE_ENV: 'production', SMTP_URL: `smtp://127.0.0.1:${await closedPort()}`, MAIL_FROM } });
-    development = await startTestApp({ logger: log.logger, env: { NODE_ENV: 'development', ...sms } });
-  });
-  afterAll(async () => {
-    await smsOnly?.close();
-    await mailOnly?.close();
-    await development?.close();
-    await twilio?.close();
-  });
-
-  it('in production is 400 "Email sign-in is not available" / "Phone sign-in is not available", before any user is created', async () => {
-    const email = freshEmail();
-    const noMail = await post(smsOnly, 'send-otp', { email });
-    expect(noMail.statusCode).toBe(400);
-    expect(noMail.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: 'Email sign-in is not available' });
-    expect(await smsOnly.db.query('SELECT 1 FROM users WHERE email = $1', [email])).toHaveLength(0);
-
-    const phone = freshPhone();
-    const noSms = await post(mailOnly, 'send-otp', { phone });
-    expect(noSms.statusCode).toBe(400);
-    expect(noSms.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: 'Phone sign-in is not available' });
-    expect(await mailOnly.db.query('SELECT 1 FROM users WHERE phone = $1', [phone])).toHaveLength(0);
-  });
-
-  it('in production, with a phone and an e-mail, goes to the kind that has a channel', async () => {
-    const phone = freshPhone();
-    const res = await post(smsOnly, 'send-otp', { phone, email: freshEmail() });
-    expect(res.statusCode).toBe(200);
-    expect(twilio.delivered().some((m) => m.to === phone)).toBe(true);
-  });
-
-  it('a refused SMTP connection is a 503 after one retry', async () => {
-    const res = await post(mailOnly, 'send-otp', { email: freshEmail() });
-    expect(res.statusCode).toBe(503);
-    expect(res.json()).toEqual(UNAVAILABLE);
-    expect(res.headers['retry-after']).toBe('5');
-  });
-
-  it('outside production is written to the log instead (and the configured channel still delivers the other kind)', async () => {
-    const email = freshEmail();
-    expect((await post(development, 'send-otp', { email })).statusCode).toBe(200);
-    const line = log.lines().find((entry) => entry.to === email && typeof entry.otp === 'string')!;
-    expect(line.msg).toBe(`OTP for ${email}: ${line.otp}`);
-    const verified = await post(development, 'verify-otp', { email, otp: line.otp });
-    expect(verified.statusCode).toBe(200);
-
-    const phone = freshPhone();
-    expect((await post(development, 'send-otp', { phone })).statusCode).toBe(200);
-    expect(twilio.delivered().some((m) => m.to === phone)).toBe(true);
-    expect(log.lines().some((entry) => entry.to === phone)).toBe(false);
   });
 });
