@@ -2,57 +2,12 @@ import type { RideView } from '../../src/modules/rides/read-models/ride-view';
 import { haversineKm } from '../../src/common/geo';
 import { RideExpiryJob } from '../../src/modules/rides/jobs/ride-expiry.job';
 import { OpenRequestsIndex } from '../../src/modules/rides/read-models/open-requests/open-requests.index';
-import { createUser, TestUser } from '../support/factories';
-import { twoInstancesOverRedis } from '../support/instances';
-import { describeWithRedis } from '../support/redis';
+import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
+import { area, CACHED, getRide, nearby, nearbyIds, rideAs } from './ride-cache-helpers';
 import { accept, acceptedRide, bookRide, cancel, Json, onlineDriver, placeBid, setStatus } from './ride-helpers';
 
-/**
- * The ride details cache (RIDE_CACHE_MS) and nearby must never show a change late
- * on the instance that made it, nor leak a ride. The TTLs here are a minute, so only invalidation can
- * make a change visible: a missed invalidation fails these tests instead of hiding behind a short TTL.
- */
-const CACHED = { RIDE_CACHE_MS: '60000', RIDE_EXPIRY_SWEEP_SECONDS: '3600' };
-
-function getRide(t: TestApp, user: TestUser, rideId: string) {
-  return t.request({ method: 'GET', url: `/api/v1/rides/${rideId}`, token: user.accessToken });
-}
-
-async function rideAs(t: TestApp, user: TestUser, rideId: string): Promise<RideView> {
-  const res = await getRide(t, user, rideId);
-  expect(res.statusCode).toBe(200);
-  expect(res.headers['content-type']).toMatch(/^application\/json/);
-  return res.json();
-}
-
-function nearby(t: TestApp, driver: TestUser, point: { latitude: number; longitude: number }, radiusKm = 5) {
-  return t.request({
-    method: 'GET',
-    url: `/api/v1/driver/rides/nearby?latitude=${point.latitude}&longitude=${point.longitude}&radius_km=${radiusKm}`,
-    token: driver.accessToken,
-  });
-}
-
-async function nearbyIds(t: TestApp, driver: TestUser, point: { latitude: number; longitude: number }): Promise<string[]> {
-  const res = await nearby(t, driver, point);
-  expect(res.statusCode).toBe(200);
-  return (res.json() as Json[]).map((r) => r.id as string);
-}
-
-/** A pickup of its own for each nearby test, so rides of other tests stay out of its results. */
-function area(latitude: number) {
-  return { address: `Test area ${latitude}`, latitude, longitude: 13.4132 };
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 3000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** What the cache must never hide on one instance (helpers and TTLs: ride-cache-helpers.ts; two instances: ride-cache-instances.e2e-spec.ts). */
 
 describe('ride details cache: read-your-writes on one instance', () => {
   let t: TestApp;
@@ -275,45 +230,5 @@ describe('nearby (no cache: every change shows at once)', () => {
     expect(await nearbyIds(t, economy, pickup)).toEqual([ride.id]);
     expect(await nearbyIds(t, other, pickup)).toEqual([]);
     expect(await nearbyIds(t, any, pickup)).toEqual([ride.id]);
-  });
-});
-
-describeWithRedis('ride caches across two instances (Redis events)', () => {
-  const apps = twoInstancesOverRedis(CACHED);
-  let a: TestApp;
-  let b: TestApp;
-  beforeAll(() => ({ first: a, second: b } = apps()));
-
-  const statusOn = async (t: TestApp, user: TestUser, rideId: string) => (await rideAs(t, user, rideId)).status as string;
-
-  it('a ride cached on one instance follows accept, status changes and cancellation made on the other', async () => {
-    const passenger = await createUser(a);
-    const driver = await onlineDriver(a);
-    const ride = await bookRide(a, passenger);
-    expect(await statusOn(b, passenger, ride.id)).toBe('requested');
-
-    const bid = await placeBid(a, driver, ride.id);
-    expect((await accept(a, passenger, ride.id, bid.id)).statusCode).toBe(200);
-    expect(await until(() => statusOn(b, passenger, ride.id), (s) => s === 'accepted')).toBe('accepted');
-    expect(await statusOn(b, driver, ride.id)).toBe('accepted');
-
-    expect((await setStatus(a, driver, ride.id, 'driver_arrived')).statusCode).toBe(200);
-    expect(await until(() => statusOn(b, passenger, ride.id), (s) => s === 'driver_arrived')).toBe('driver_arrived');
-
-    expect((await cancel(a, passenger, ride.id)).statusCode).toBe(200);
-    expect(await until(() => statusOn(b, driver, ride.id), (s) => s === 'cancelled')).toBe('cancelled');
-  });
-
-  it('nearby on one instance follows bookings and acceptances made on the other', async () => {
-    const pickup = area(47.9);
-    const driver = await onlineDriver(a);
-    expect(await nearbyIds(b, driver, pickup)).toEqual([]);
-    const passenger = await createUser(a);
-    const ride = await bookRide(a, passenger, { pickup });
-    expect(await until(() => nearbyIds(b, driver, pickup), (ids) => ids.length === 1)).toEqual([ride.id]);
-
-    const bid = await placeBid(a, driver, ride.id);
-    expect((await accept(a, passenger, ride.id, bid.id)).statusCode).toBe(200);
-    expect(await until(() => nearbyIds(b, driver, pickup), (ids) => ids.length === 0)).toEqual([]);
   });
 });
