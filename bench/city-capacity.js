@@ -14,6 +14,7 @@ const { join } = require('node:path');
 const { mintAccessToken } = require('./lib/jwt');
 const { cpuMs, percentiles } = require('./lib/stats');
 const { databaseCpuMs, listenOverflows, scrape, serverWindow } = require('./lib/capacity-metrics');
+const { sqlProbe, sqlWindow } = require('./lib/capacity-sql');
 const { freePort } = require('../sim/lib/service');
 
 const FULL = { steps: [1000, 2000, 5000, 10_000, 20_000], warmupS: 8, measureS: 20, stopAtFailure: true, sockets: 256 };
@@ -88,7 +89,8 @@ async function runStep(ctx, { drivers: D, instances: n, redisUrl, timing }) {
   const passengerCount = Math.ceil(bookingsPerSecond * 45) + 10; // a ride holds its passenger ≤ ~25 s
   const seeded = await seedStep(ctx.db, D, passengerCount, ctx.categoryId);
   const prefix = `bench-capacity-${process.pid}-${seedRound}:`;
-  const extraEnv = { METRICS_TOKEN: 'capacity-metrics', MATCHING_RADIUS_KM: String(MATCHING_RADIUS_KM), ...(redisUrl ? { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix } : {}) };
+  const probe = sqlProbe();
+  const extraEnv = { METRICS_TOKEN: 'capacity-metrics', MATCHING_RADIUS_KM: String(MATCHING_RADIUS_KM), ...(redisUrl ? { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix } : {}), ...(probe ? probe.env : {}) };
   const services = [];
   const workers = [];
   const row = { drivers: D, instances: n, redis: Boolean(redisUrl), bookings_per_second: bookingsPerSecond };
@@ -112,11 +114,13 @@ async function runStep(ctx, { drivers: D, instances: n, redisUrl, timing }) {
     const dbBefore = await databaseCpuMs(ctx.db);
     const scraped = await Promise.all(services.map((s) => scrape(s.base)));
     const overflowsBefore = listenOverflows();
+    const sqlBefore = probe ? await Promise.all(services.map((s) => probe.dump(s.pid))) : [];
     await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'measure' }, 'measuring')));
     const measuredFrom = Date.now();
     await new Promise((r) => setTimeout(r, timing.measureS * 1000));
     const stats = await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'stop' }, 'stats')));
     const seconds = (Date.now() - measuredFrom) / 1000;
+    const sqlAfter = probe ? await Promise.all(services.map((s) => probe.dump(s.pid))) : [];
     const serviceCpuMs = services.reduce((s, svc, i) => s + (cpuMs(svc.pid) - cpuBefore[i]), 0);
     let dbCpuMs = 0;
     for (const [pid, ms] of await databaseCpuMs(ctx.db)) if (ms !== undefined) dbCpuMs += ms - (dbBefore.get(pid) ?? 0);
@@ -125,10 +129,12 @@ async function runStep(ctx, { drivers: D, instances: n, redisUrl, timing }) {
     row.event_loop = await Promise.all(services.map(async (s, i) => serverWindow(scraped[i], await scrape(s.base))));
     row.database_cpu_percent = Math.round(dbCpuMs / ((Date.now() - measuredFrom) / 1000) / 10);
     Object.assign(row, summarise(stats, seconds, serviceCpuMs));
+    if (probe) row.sql = services.map((_, i) => sqlWindow(sqlBefore[i], sqlAfter[i], seconds, row.requests / n));
   } finally {
     await Promise.all(workers.map((worker) => (worker.connected ? workerCall(worker, { cmd: 'close' }, 'closed').catch(() => undefined) : undefined)));
     for (const worker of workers) if (worker.exitCode === null) worker.kill();
     for (const s of services) await s.stop();
+    if (probe) probe.remove();
     // The step's drivers leave the city: the next step's instances must not count them.
     await ctx.db.query('UPDATE drivers SET is_online = false WHERE user_id = ANY($1::int[])', [seeded.driverIds]);
   }
@@ -183,6 +189,13 @@ function summarise(stats, seconds, serviceCpuMs) {
   };
 }
 
+/** Pool wait and event loop per instance, for the step's log line. */
+function stepWaits(row) {
+  return (row.event_loop || [])
+    .map((w, i) => (w ? `instance ${i + 1}: pool wait mean ${w.pool_wait_mean_ms ?? '–'} ms, event loop p99 ${w.p99_ms} / max ${w.max_ms} ms` : `instance ${i + 1}: no /metrics`))
+    .join('; ');
+}
+
 function judgeStep(row) {
   const reasons = [];
   for (const [label, e] of Object.entries(row.endpoints || {})) if (e.p99 > ENDPOINT_P99_MS) reasons.push(`${label} p99 ${e.p99} ms`);
@@ -216,7 +229,9 @@ async function cityCapacity(ctx, { quick, log }) {
         const row = await runStep(ctx, { drivers: D, instances, redisUrl: redis && redis.url, timing });
         rows.push(row);
         const p99s = Object.entries(row.endpoints).map(([k, e]) => `${k.split(' ')[1]} ${e.p99}`).join(', ');
-        log(`    ${row.held ? 'held' : `not held (${row.why_not})`}: p99 ms ${p99s}; ride_requested p99 ${row.ride_requested.p99} ms; service CPU ${row.service_cpu_percent} %; load ${row.load_average.toFixed(1)}`);
+        log(`    ${row.held ? 'held' : `not held (${row.why_not})`}: p99 ms ${p99s}; ride_requested p99 ${row.ride_requested.p99} ms; load ${row.load_average.toFixed(1)}`);
+        log(`    CPU (% of a core): service ${row.service_cpu_percent} (${row.service_cpu_us_per_request} µs/request), database ${row.database_cpu_percent}, load generators ${row.clients_cpu_percent}; ${stepWaits(row)}`);
+        for (const [i, sql] of (row.sql || []).entries()) if (sql) log(`    SQL, instance ${i + 1}: ${JSON.stringify(sql, null, 1).replace(/\n\s*/g, ' ')}`);
         if (row.broken) result.failure = `${D} drivers, ${instances} instance(s): ${row.broken}`;
         // BENCH_CAPACITY_ALL=1 runs every step (the whole curve), else the first that fails ends the mode.
         if (!row.held && timing.stopAtFailure && process.env.BENCH_CAPACITY_ALL !== '1') break;
