@@ -23,7 +23,9 @@ let seq = 0;
 function shape(text) {
   const s = String(text).replace(/\s+/g, ' ').trim();
   // Inline lists (IN (1, 2, ...)) and literals would make every call a shape of its own.
-  return s.replace(/\$\d+/g, '$').replace(/\b\d+\b/g, 'N').slice(0, 220);
+  const t = s.replace(/\$\d+/g, '$').replace(/\b\d+\b/g, 'N');
+  // Long column lists: the head and the WHERE clause at the tail tell statements apart.
+  return t.length <= 240 ? t : `${t.slice(0, 110)} … ${t.slice(-120)}`;
 }
 
 function note(text, ms) {
