@@ -14,7 +14,7 @@ const { join } = require('node:path');
 const { mintAccessToken } = require('./lib/jwt');
 const { cpuMs, percentiles } = require('./lib/stats');
 const { databaseCpuMs, listenOverflows, scrape, serverWindow } = require('./lib/capacity-metrics');
-const { sqlProbe, sqlWindow } = require('./lib/capacity-sql');
+const { activitySampler, sqlProbe, sqlWindow } = require('./lib/capacity-sql');
 const { freePort } = require('../sim/lib/service');
 
 const FULL = { steps: [1000, 2000, 5000, 10_000, 20_000], warmupS: 8, measureS: 20, stopAtFailure: true, sockets: 256 };
@@ -117,10 +117,12 @@ async function runStep(ctx, { drivers: D, instances: n, redisUrl, timing }) {
     const sqlBefore = probe ? await Promise.all(services.map((s) => probe.dump(s.pid))) : [];
     await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'measure' }, 'measuring')));
     const measuredFrom = Date.now();
+    const stopSampling = probe ? activitySampler(ctx.db) : undefined;
     await new Promise((r) => setTimeout(r, timing.measureS * 1000));
     const stats = await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'stop' }, 'stats')));
     const seconds = (Date.now() - measuredFrom) / 1000;
     const sqlAfter = probe ? await Promise.all(services.map((s) => probe.dump(s.pid))) : [];
+    if (stopSampling) row.database_backends = await stopSampling();
     const serviceCpuMs = services.reduce((s, svc, i) => s + (cpuMs(svc.pid) - cpuBefore[i]), 0);
     let dbCpuMs = 0;
     for (const [pid, ms] of await databaseCpuMs(ctx.db)) if (ms !== undefined) dbCpuMs += ms - (dbBefore.get(pid) ?? 0);
@@ -259,6 +261,7 @@ async function capacityModes(ctx, { quick, log, timing, steps, modes, result }) 
           log(`    SQL, instance ${i + 1}: ${sql.statements_per_second} statements/s (${sql.statements_per_request} a request), ${sql.connections_held_mean} connections held on average (${Math.round(sql.held_idle_share * 100)} % of it between statements); by total time (bench/results/latest.json has more):`);
           for (const x of sql.top_statements.slice(0, 6)) log(`      ${x.per_second}/s, mean ${x.mean_ms} ms: ${x.text.slice(0, 110)}`);
         }
+        if (row.database_backends) log(`    PostgreSQL backends of the service, mean over ${row.database_backends.samples} samples: ${JSON.stringify(row.database_backends.backends_by_state)}`);
         if (row.broken) result.failure = `${D} drivers, ${instances} instance(s): ${row.broken}`;
         // BENCH_CAPACITY_ALL=1 runs every step (the whole curve), else the first that fails ends the mode.
         if (!row.held && timing.stopAtFailure && process.env.BENCH_CAPACITY_ALL !== '1') break;

@@ -68,4 +68,36 @@ function sqlWindow(before, after, seconds, requests, top = 12) {
   };
 }
 
-module.exports = { sqlProbe, sqlWindow };
+/**
+ * PostgreSQL's side of the same window: the service's backends (application_name ride-hailing) sampled
+ * every `everyMs` from pg_stat_activity, as the mean number of backends in each state. 'active' with no
+ * wait event is running or queued for a core; 'idle in transaction' is waiting for the service's next
+ * statement (the service's event loop, or an await between statements); Lock is a row-lock wait.
+ */
+function activitySampler(db, everyMs = 25) {
+  const counts = new Map();
+  let samples = 0;
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const { rows } = await db.query(
+        `SELECT state, wait_event_type, wait_event FROM pg_stat_activity
+          WHERE datname = current_database() AND application_name = 'ride-hailing' AND pid <> pg_backend_pid()`,
+      );
+      samples += 1;
+      for (const r of rows) {
+        const key = `${r.state}${r.wait_event_type ? ` (${r.wait_event_type}: ${r.wait_event})` : ''}`;
+        counts.set(key, (counts.get(key) || 0) + 1);
+      }
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await loop;
+    const mean = [...counts].map(([state, n]) => [state, round(n / samples)]).sort((a, b) => b[1] - a[1]);
+    return { samples, backends_by_state: Object.fromEntries(mean) };
+  };
+}
+
+module.exports = { sqlProbe, sqlWindow, activitySampler };

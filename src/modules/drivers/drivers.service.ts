@@ -43,6 +43,9 @@ export class DriversService {
     config: AppConfig,
   ) {
     this.cache = new ReadThroughCache({ ttlMs: config.driverCacheMs, maxEntries: config.driverCacheMaxEntries });
+    // Events published while the bus was down never arrive: forget every record then, so that the
+    // TTL only bounds an event lost some other way.
+    events.onResumed(() => this.cache.clear());
     this.loader = new BatchLoader({ loadOne: (id) => drivers.findByUserId(id), loadMany: (ids) => drivers.findByUserIds(ids) });
   }
 
