@@ -260,6 +260,8 @@ async function capacityModes(ctx, { quick, log, timing, steps, modes, result }) 
           if (!sql) continue;
           log(`    SQL, instance ${i + 1}: ${sql.statements_per_second} statements/s (${sql.statements_per_request} a request), ${sql.connections_held_mean} connections held on average (${Math.round(sql.held_idle_share * 100)} % of it between statements); by total time (bench/results/latest.json has more):`);
           for (const x of sql.top_statements.slice(0, 6)) log(`      ${x.per_second}/s, mean ${x.mean_ms} ms: ${x.text.slice(0, 110)}`);
+          log('    pool checkouts by total hold (round trips each, mean hold):');
+          for (const x of sql.top_checkouts.slice(0, 5)) log(`      ${x.per_second}/s, ${x.round_trips} round trips, held ${x.hold_mean_ms} ms: ${x.text.slice(0, 100)}`);
         }
         if (row.database_backends) log(`    PostgreSQL backends of the service, mean over ${row.database_backends.samples} samples: ${JSON.stringify(row.database_backends.backends_by_state)}`);
         if (row.broken) result.failure = `${D} drivers, ${instances} instance(s): ${row.broken}`;

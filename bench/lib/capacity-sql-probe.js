@@ -51,6 +51,7 @@ pg.Client.prototype.query = function probedQuery(config, values, callback) {
     note(text, ms);
     if (checkout) {
       checkout.queryMs += ms;
+      checkout.statements += 1;
       if (checkout.shapes.length < 8) checkout.shapes.push(text.slice(0, 90));
     }
   };
@@ -72,17 +73,18 @@ pg.Pool.prototype.connect = function probedConnect(callback) {
   if (typeof callback !== 'function') return originalConnect.call(this, callback);
   return originalConnect.call(this, (err, client, release) => {
     if (err || !client) return callback(err, client, release);
-    const checkout = { at: performance.now(), queryMs: 0, shapes: [] };
+    const checkout = { at: performance.now(), queryMs: 0, statements: 0, shapes: [] };
     client.__probeCheckout = checkout;
     callback(err, client, (releaseErr) => {
       client.__probeCheckout = undefined;
       const signature = checkout.shapes.join(' ▸ ') || '(no statement)';
       const hold = performance.now() - checkout.at;
-      const e = checkouts.get(signature) ?? { count: 0, hold_ms: 0, query_ms: 0, max_hold_ms: 0 };
+      const e = checkouts.get(signature) ?? { count: 0, hold_ms: 0, query_ms: 0, statements: 0, max_hold_ms: 0 };
       if (e.count === 0) checkouts.set(signature, e);
       e.count += 1;
       e.hold_ms += hold;
       e.query_ms += checkout.queryMs;
+      e.statements += checkout.statements;
       if (hold > e.max_hold_ms) e.max_hold_ms = hold;
       return release(releaseErr);
     });

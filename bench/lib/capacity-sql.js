@@ -47,7 +47,7 @@ function sqlWindow(before, after, seconds, requests, top = 12) {
     return out;
   };
   const statements = diff(after.statements, before.statements, ['calls', 'ms']);
-  const checkouts = diff(after.checkouts, before.checkouts, ['count', 'hold_ms', 'query_ms']);
+  const checkouts = diff(after.checkouts, before.checkouts, ['count', 'hold_ms', 'query_ms', 'statements']);
   const calls = statements.reduce((s, x) => s + x.calls, 0);
   const holdMs = checkouts.reduce((s, x) => s + x.hold_ms, 0);
   const queryMs = checkouts.reduce((s, x) => s + x.query_ms, 0);
@@ -64,7 +64,7 @@ function sqlWindow(before, after, seconds, requests, top = 12) {
     top_checkouts: checkouts
       .sort((x, y) => y.hold_ms - x.hold_ms)
       .slice(0, top)
-      .map((c) => ({ per_second: round(c.count / seconds), hold_mean_ms: round(c.hold_ms / c.count), idle_mean_ms: round((c.hold_ms - c.query_ms) / c.count), max_hold_ms: round(c.max), text: c.text })),
+      .map((c) => ({ per_second: round(c.count / seconds), round_trips: round((c.statements || 0) / c.count), hold_mean_ms: round(c.hold_ms / c.count), idle_mean_ms: round((c.hold_ms - c.query_ms) / c.count), max_hold_ms: round(c.max), text: c.text })),
   };
 }
 
