@@ -83,10 +83,36 @@ async function redisFor(quick) {
   return { url: `redis://127.0.0.1:${port}`, stop: async () => void server.kill('SIGTERM') };
 }
 
+/** The open-file limit the instances inherit (ulimit -n), undefined when unknown. */
+function openFileLimit() {
+  try {
+    const line = require('node:fs').readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const soft = line && line.split(/\s{2,}/)[1];
+    return soft && /^\d+$/.test(soft) ? Number(soft) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Every socket is a file descriptor of the instance: its share of the drivers' and passengers' live
+ * sockets, the generators' keep-alive connections (3 pools a worker), its database pool, and slack.
+ * An instance past its limit fails accepts (EMFILE) and the step measures that, not capacity.
+ */
+function descriptorsNeeded(D, n, passengerCount, timing) {
+  return Math.ceil((D + passengerCount) / n) + WORKERS * 3 * timing.sockets + Number(process.env.DB_POOL_SIZE || 10) + 100;
+}
+
 /** One step: D drivers on `instances` fresh instances; returns the row of figures. */
 async function runStep(ctx, { drivers: D, instances: n, redisUrl, timing }) {
   const bookingsPerSecond = Math.max(1, D / 1000);
   const passengerCount = Math.ceil(bookingsPerSecond * 45) + 10; // a ride holds its passenger ≤ ~25 s
+  const needed = descriptorsNeeded(D, n, passengerCount, timing);
+  const limit = openFileLimit();
+  if (limit !== undefined && needed > limit) {
+    const skipped = `each instance needs about ${needed.toLocaleString('en-US')} file descriptors (sockets) and the open-file limit is ${limit.toLocaleString('en-US')} (ulimit -n)`;
+    return { drivers: D, instances: n, redis: Boolean(redisUrl), skipped, held: false, why_not: `skipped: ${skipped}` };
+  }
   const seeded = await seedStep(ctx.db, D, passengerCount, ctx.categoryId);
   const prefix = `bench-capacity-${process.pid}-${seedRound}:`;
   const probe = sqlProbe();
@@ -99,17 +125,21 @@ async function runStep(ctx, { drivers: D, instances: n, redisUrl, timing }) {
     const user = (role) => (id, i) => ({ id, token: mintAccessToken(ctx.secret, id, role), base: services[i % n].base });
     const driverUsers = seeded.driverIds.map(user('driver'));
     const passengerUsers = seeded.passengerIds.map(user('passenger'));
-    for (let w = 0; w < WORKERS; w += 1) workers.push(fork(join(__dirname, 'capacity-worker.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+    // BENCH_CAPACITY_WORKER_ARGS: node flags for the load generators (e.g. --cpu-prof --cpu-prof-dir=DIR).
+    const execArgv = (process.env.BENCH_CAPACITY_WORKER_ARGS || '').split(' ').filter(Boolean);
+    for (let w = 0; w < WORKERS; w += 1) workers.push(fork(join(__dirname, 'capacity-worker.js'), [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
     const share = (list, w) => list.filter((_, i) => i % WORKERS === w);
     const t0 = Date.now();
     const connected = await Promise.all(workers.map((worker, w) => workerCall(worker, { cmd: 'connect', drivers: share(driverUsers, w), passengers: share(passengerUsers, w), maxSockets: timing.sockets }, 'connected')));
     row.connect_s = (Date.now() - t0) / 1000;
+    instancesAlive(services);
     row.sockets_failed = connected.reduce((s, c) => s + c.failed, 0);
     // About 3 bids a ride, whatever D: a receiver bids with 3 / (expected receivers around a pickup).
     const receivers = (D * Math.PI * MATCHING_RADIUS_KM ** 2) / CITY_KM2;
     const config = { categoryId: ctx.categoryId, bookingIntervalMs: (1000 * WORKERS) / bookingsPerSecond, bidProbability: Math.min(1, 3 / receivers) };
     await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'run', config }, 'running')));
     await new Promise((r) => setTimeout(r, timing.warmupS * 1000));
+    instancesAlive(services);
     const cpuBefore = services.map((s) => cpuMs(s.pid));
     const dbBefore = await databaseCpuMs(ctx.db);
     const scraped = await Promise.all(services.map((s) => scrape(s.base)));
@@ -120,6 +150,7 @@ async function runStep(ctx, { drivers: D, instances: n, redisUrl, timing }) {
     const stopSampling = probe ? activitySampler(ctx.db) : undefined;
     await new Promise((r) => setTimeout(r, timing.measureS * 1000));
     const stats = await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'stop' }, 'stats')));
+    instancesAlive(services);
     const seconds = (Date.now() - measuredFrom) / 1000;
     const sqlAfter = probe ? await Promise.all(services.map((s) => probe.dump(s.pid))) : [];
     if (stopSampling) row.database_backends = await stopSampling();
@@ -142,6 +173,14 @@ async function runStep(ctx, { drivers: D, instances: n, redisUrl, timing }) {
   }
   judgeStep(row);
   return row;
+}
+
+/** An instance that exited mid-step breaks the step: say how, with the end of its output. */
+function instancesAlive(services) {
+  for (const s of services) {
+    const code = s.exitCode ? s.exitCode() : null;
+    if (code !== null && code !== undefined) throw new Error(`the instance at ${s.base} exited (${code}) during the step:\n${s.output().slice(-2000)}`);
+  }
 }
 
 function summarise(stats, seconds, serviceCpuMs) {
@@ -253,6 +292,10 @@ async function capacityModes(ctx, { quick, log, timing, steps, modes, result }) 
         log(`  capacity: ${D} drivers on ${instances} instance(s)${redis ? ' over Redis' : ''}…`);
         const row = await runStep(ctx, { drivers: D, instances, redisUrl: redis && redis.url, timing });
         rows.push(row);
+        if (row.skipped) {
+          log(`    skipped: ${row.skipped}`);
+          break;
+        }
         const p99s = Object.entries(row.endpoints).map(([k, e]) => `${k.split(' ')[1]} ${e.p99}`).join(', ');
         log(`    ${row.held ? 'held' : `not held (${row.why_not})`}: p99 ms ${p99s}; ride_requested p99 ${row.ride_requested.p99} ms; load ${row.load_average.toFixed(1)}`);
         log(`    CPU (% of a core): service ${row.service_cpu_percent} (${row.service_cpu_us_per_request} µs/request), database ${row.database_cpu_percent}, load generators ${row.clients_cpu_percent} (${row.clients_cpu_us_per_request} µs/request); ${row.requests} requests in ${row.seconds} s; ${stepWaits(row)}`);

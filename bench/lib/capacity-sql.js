@@ -21,7 +21,11 @@ function sqlProbe() {
   };
   const dump = async (pid) => {
     const seq = (read(pid) || { seq: 0 }).seq;
-    process.kill(pid, 'SIGUSR2');
+    try {
+      process.kill(pid, 'SIGUSR2');
+    } catch {
+      return undefined; // the instance is gone: the step says so
+    }
     for (let i = 0; i < 100; i += 1) {
       const d = read(pid);
       if (d && d.seq > seq) return d;
@@ -78,7 +82,7 @@ function activitySampler(db, everyMs = 25) {
   const counts = new Map();
   let samples = 0;
   let stopped = false;
-  const loop = (async () => {
+  const sample = async () => {
     while (!stopped) {
       const { rows } = await db.query(
         `SELECT state, wait_event_type, wait_event FROM pg_stat_activity
@@ -91,7 +95,8 @@ function activitySampler(db, everyMs = 25) {
       }
       await new Promise((resolve) => setTimeout(resolve, everyMs));
     }
-  })();
+  };
+  const loop = sample().catch(() => undefined); // a failed sample ends the sampling, not the bench
   return async () => {
     stopped = true;
     await loop;
