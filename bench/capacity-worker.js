@@ -39,9 +39,12 @@ function later(ms, fn) {
   timers.add(t);
 }
 
+// One interval per driver and kind of call, not a fresh timer per tick: re-arming a timeout (and its
+// entry in `timers`) for every heartbeat was a tenth of the generators' CPU.
 function every(ms, phase, fn) {
-  later(phase, function tick() {
-    later(ms, tick);
+  later(phase, () => {
+    const t = setInterval(() => running && fn(), ms);
+    timers.add(t);
     fn();
   });
 }

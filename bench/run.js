@@ -505,7 +505,7 @@ async function main() {
           if (handle.child.exitCode === null) handle.child.kill('SIGKILL');
           children.splice(children.indexOf(handle), 1);
         };
-        return { base: `http://127.0.0.1:${port}`, pid: handle.child.pid, stop };
+        return { base: `http://127.0.0.1:${port}`, pid: handle.child.pid, stop, exitCode: () => handle.child.exitCode ?? handle.child.signalCode, output: handle.output };
       },
     };
     // Capacity first: it books its own rides and must not poll nearby over the 1M seeded below.

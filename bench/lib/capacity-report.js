@@ -33,6 +33,10 @@ function markdown(capacity) {
       `|---:|${ENDPOINTS.map(() => '---:').join('|')}|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|`,
     );
     for (const s of mode.steps) {
+      if (s.skipped) {
+        lines.push(`| ${s.drivers.toLocaleString('en-US')} | skipped: ${s.skipped} |`);
+        continue;
+      }
       const e = s.endpoints || {};
       const metrics = (s.event_loop || []).filter(Boolean);
       const lag = metrics.map((l) => `${l.p99_ms} / ${l.max_ms}`).join(', ');
@@ -58,7 +62,7 @@ function serverLines(capacity) {
       `| D | ${ENDPOINTS.map(([, short]) => short).join(' | ')} |`,
       `|---:|${ENDPOINTS.map(() => '---:').join('|')}|`,
     );
-    for (const s of mode.steps) {
+    for (const s of mode.steps.filter((x) => !x.skipped)) {
       const merged = {};
       for (const l of (s.event_loop || []).filter(Boolean)) {
         for (const [key, r] of Object.entries(l.routes || {})) {
@@ -86,8 +90,10 @@ function svg(capacity, { width = 760, height = 420 } = {}) {
   const colours = { 1: '#1565c0', 2: '#c62828' };
   for (const [n, mode] of Object.entries(capacity.modes)) {
     if (!mode.steps || !mode.steps.length) continue;
-    const worst = mode.steps.map((s) => [s.drivers, Math.max(...Object.values(s.endpoints || {}).map((e) => e.p99 || 0))]);
-    const rr = mode.steps.map((s) => [s.drivers, (s.ride_requested && s.ride_requested.p99) || 0]);
+    const measured = mode.steps.filter((s) => !s.skipped);
+    if (!measured.length) continue;
+    const worst = measured.map((s) => [s.drivers, Math.max(0, ...Object.values(s.endpoints || {}).map((e) => e.p99 || 0))]);
+    const rr = measured.map((s) => [s.drivers, (s.ride_requested && s.ride_requested.p99) || 0]);
     series.push({ label: `${modeLabel(n)}: worst endpoint p99`, points: worst, colour: colours[n] || '#555', dash: '' });
     series.push({ label: `${modeLabel(n)}: ride_requested p99`, points: rr, colour: colours[n] || '#555', dash: '6 4' });
   }

@@ -71,6 +71,12 @@ export class DriversRepository {
     return rows[0];
   }
 
+  /** Several drivers' rows in one statement (cold-cache bursts of nearby), keyed by user id. */
+  async findByUserIds(userIds: number[]): Promise<Map<number, DriverRow>> {
+    const rows: DriverRow[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM drivers WHERE user_id = ANY($1::int[])`, [userIds]);
+    return new Map(rows.map((row) => [row.user_id, row]));
+  }
+
   /** The first row of a new driver; a second registration attempt leaves the existing row alone. */
   async insertInitial(userId: number, status: DriverApprovalStatus, manager?: EntityManager): Promise<void> {
     await this.m(manager).query(`INSERT INTO drivers (user_id, status) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING`, [userId, status]);

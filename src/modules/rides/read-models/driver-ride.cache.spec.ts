@@ -13,7 +13,7 @@ describe('DriverRideCache', () => {
     let finishRead: (row: undefined) => void = () => undefined;
     const rides = { findAssignedRefOfDriver: () => new Promise<undefined>((resolve) => (finishRead = resolve)) };
     const events = new InProcessEventBus();
-    const cache = new DriverRideCache(rides as unknown as RidesRepository, { driverRideCacheMs: 60_000, driverRideCacheMaxEntries: 100 } as AppConfig);
+    const cache = new DriverRideCache(rides as unknown as RidesRepository, { driverRideCacheMs: 60_000, driverRideCacheMaxEntries: 100 } as AppConfig, events);
     const unsubscribe = subscribeDomainEventHandlers(events, cache);
 
     const read = cache.get(7); // the heartbeat's lookup...
@@ -35,8 +35,9 @@ describe('DriverRideCache', () => {
         return Promise.resolve(ids.filter((id) => id % 2 === 0).map((id) => ({ id: `ride-${id}`, driver_id: id, passenger_id: id + 1 })));
       },
     };
-    const cache = new DriverRideCache(rides as unknown as RidesRepository, CONFIG);
-    const unsubscribe = subscribeDomainEventHandlers(new InProcessEventBus(), cache);
+    const events = new InProcessEventBus();
+    const cache = new DriverRideCache(rides as unknown as RidesRepository, CONFIG, events);
+    const unsubscribe = subscribeDomainEventHandlers(events, cache);
     const ids = Array.from({ length: 2500 }, (_, i) => i + 1);
     const refs = await Promise.all([...ids, 2, 3].map((id) => cache.get(id)));
     expect(calls.map((c) => c.length)).toEqual([1000, 1000, 500]);
@@ -47,6 +48,24 @@ describe('DriverRideCache', () => {
     unsubscribe();
   });
 
+  it('forgets every assignment when the event bus reconnects (events published meanwhile never arrive)', async () => {
+    class ResumableBus extends InProcessEventBus {
+      resumed: Array<() => void> = [];
+      override onResumed(listener: () => void): () => void {
+        this.resumed.push(listener);
+        return () => undefined;
+      }
+    }
+    const events = new ResumableBus();
+    const rides = { findAssignedRefOfDriver: (id: number) => Promise.resolve({ id: `r${id}`, passenger_id: 9 }) };
+    const cache = new DriverRideCache(rides as unknown as RidesRepository, CONFIG, events);
+    cache.set(4, { rideId: RIDE, passengerId: 5 });
+    expect(cache.peek(4)).toEqual({ rideId: RIDE, passengerId: 5 });
+    for (const listener of events.resumed) listener();
+    expect(cache.peek(4)).toBeUndefined();
+    expect(await cache.get(4)).toEqual({ rideId: 'r4', passengerId: 9 });
+  });
+
   it('a failed query fails the lookups of its chunk only, and nothing is cached for them', async () => {
     let call = 0;
     const rides = {
@@ -54,8 +73,9 @@ describe('DriverRideCache', () => {
       findAssignedRefsOfDrivers: (ids: number[]) =>
         ++call === 1 ? Promise.reject(new Error('down')) : Promise.resolve(ids.map((id) => ({ id: `r${id}`, driver_id: id, passenger_id: null }))),
     };
-    const cache = new DriverRideCache(rides as unknown as RidesRepository, CONFIG);
-    const unsubscribe = subscribeDomainEventHandlers(new InProcessEventBus(), cache);
+    const events = new InProcessEventBus();
+    const cache = new DriverRideCache(rides as unknown as RidesRepository, CONFIG, events);
+    const unsubscribe = subscribeDomainEventHandlers(events, cache);
     const results = await Promise.allSettled(Array.from({ length: 1001 }, (_, i) => cache.get(i + 1)));
     expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1000);
     expect(results[1000]).toEqual({ status: 'fulfilled', value: { rideId: 'r1001', passengerId: null } });

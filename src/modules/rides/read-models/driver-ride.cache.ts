@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { BatchLoader } from '../../../common/cache/batch-loader';
 import { ReadThroughCache } from '../../../common/cache/read-through-cache';
 import type { DomainEventMap } from '../../../common/events/domain-events';
+import { EventBus } from '../../../common/events/event-bus';
 import { OnDomainEvent } from '../../../common/events/on-domain-event';
 import { AppConfig } from '../../../config/app-config';
 import { RidesRepository } from './rides.repository';
@@ -20,8 +21,10 @@ export interface DriverRideRef {
  * database read that started before such an update never overwrites it (ReadThroughCache.put).
  * Misses within one turn of the event loop share one query: ten thousand drivers pinging after a
  * restart are a dozen reads, not ten thousand queued on the pool ahead of everything else.
- * Since the events keep entries right, DRIVER_RIDE_CACHE_MS only bounds the damage of a lost event; a short one
- * made every heartbeat of a large fleet a database read.
+ * Since the events keep entries right (and the cache is dropped when the bus reconnects after an
+ * outage), DRIVER_RIDE_CACHE_MS only bounds the damage of an event lost some other way; each expiry is
+ * a database read, and 30 s made 333 a second from 10,000 drivers (20,000 at once, 30 s after they
+ * came online together).
  */
 @Injectable()
 export class DriverRideCache {
@@ -31,8 +34,11 @@ export class DriverRideCache {
   constructor(
     rides: RidesRepository,
     config: AppConfig,
+    events: EventBus,
   ) {
     this.cache = new ReadThroughCache({ ttlMs: config.driverRideCacheMs, maxEntries: config.driverRideCacheMaxEntries });
+    // Ride events published while the bus was down never arrive: every assignment is read again.
+    events.onResumed(() => this.cache.clear());
     this.loader = new BatchLoader<number, DriverRideRef>({
       loadOne: async (driverId) => {
         const row = await rides.findAssignedRefOfDriver(driverId);
