@@ -12,7 +12,9 @@
  *     parsing, our cheap id read);
  *   - CPU µs per socket, server (user / system) and clients, from the start until every client has it.
  * Ways:
- *   - service: ConnectionRegistry.sendToUsers over LiveConnection, as the gateway sends ride_requested;
+ *   - service: ConnectionRegistry.sendToUsers over LiveConnection, as the gateway sends ride_requested
+ *     (the frame made once, written whole to the upgraded request's TCP socket);
+ *   - service-ws: the same through ws.send (LiveConnection without the request's socket; before 2026-11-25);
  *   - bare ws.send: the same bytes through ws with nothing of ours (the baseline);
  *   - prebuilt frame: the WebSocket frame (header + payload) made once and written to each raw TCP
  *     socket, i.e. what is left when ws's per-send framing is gone (ws internals: measured, not used).
@@ -20,7 +22,7 @@
  */
 const { fork } = require('node:child_process');
 const { join } = require('node:path');
-const { monitorEventLoopDelay, performance } = require('node:perf_hooks');
+const { performance } = require('node:perf_hooks');
 const WebSocket = require('ws');
 
 const N = Number(process.env.BENCH_SOCKETS || 10_000);
@@ -79,6 +81,27 @@ function ask(worker, message, key) {
   });
 }
 
+/** The longest the event loop went without running a 1 ms timer (what another request would have waited). */
+function blockProbe() {
+  let last = performance.now();
+  let max = 0;
+  const timer = setInterval(() => {
+    const t = performance.now();
+    max = Math.max(max, t - last);
+    last = t;
+  }, 1);
+  return {
+    reset: () => {
+      last = performance.now();
+      max = 0;
+    },
+    stop: () => clearInterval(timer),
+    get max() {
+      return Math.max(max, performance.now() - last);
+    },
+  };
+}
+
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
@@ -91,12 +114,20 @@ async function main() {
   // The registry reports a delivery's end to its metrics: that is the service's last write.
   const metrics = { openSockets: { inc() {}, dec() {} }, countDelivered: () => delivered() };
   const registry = new ConnectionRegistry({ online() {}, offline() {} }, metrics);
+  // The same sockets as the gateway held them before SharedFrame went to the request's TCP socket.
+  const registryOverWs = new ConnectionRegistry({ online() {}, offline() {} }, metrics);
   let nextId = 0;
-  server.on('connection', (socket) => {
-    const connection = new LiveConnection(socket, { maxMessagesPerSecond: 20, maxBufferedBytes: 1 << 20 });
-    connection.user = { id: ++nextId, role: 'driver', isRegistered: true };
-    registry.add(connection);
+  server.on('connection', (socket, request) => {
+    const user = { id: ++nextId, role: 'driver', isRegistered: true };
+    const limits = { maxMessagesPerSecond: 20, maxBufferedBytes: 1 << 20 };
+    const connection = new LiveConnection(socket, limits, request.socket); // as the gateway does
+    const overWs = new LiveConnection(socket, limits);
+    for (const [c, r] of [[connection, registry], [overWs, registryOverWs]]) {
+      c.user = user;
+      r.add(c);
+    }
     connection.open('{}'); // the snapshot, as on connect
+    overWs.open('{}');
   });
   const workers = Array.from({ length: WORKERS }, () => fork(__filename, ['client']));
   const share = Math.ceil(N / WORKERS);
@@ -116,6 +147,11 @@ async function main() {
         delivered = resolve;
         registry.sendToUsers(ids, FRAME, 'ride_requested');
       }),
+    'service-ws': () =>
+      new Promise((resolve) => {
+        delivered = resolve;
+        registryOverWs.sendToUsers(ids, FRAME, 'ride_requested');
+      }),
     bare: loop((socket) => socket.send(payload, { binary: false })),
     prebuilt: loop((socket) => socket._socket.write(prebuilt)),
   };
@@ -126,8 +162,7 @@ async function main() {
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const [name, send] of Object.entries(ways)) {
       const all = Promise.all(workers.map((w, i) => ask(w, { until: shares[i] }, 'reached')));
-      const lag = monitorEventLoopDelay({ resolution: 1 });
-      lag.enable();
+      const lag = blockProbe();
       await new Promise((r) => setTimeout(r, 50));
       const c0 = await clientsCpu();
       lag.reset();
@@ -139,13 +174,13 @@ async function main() {
       for (const socket of server.clients) if (socket.bufferedAmount > 0) queued += 1;
       await all;
       const u = process.cpuUsage(u0);
-      lag.disable();
+      lag.stop();
       const clientUs = (await clientsCpu()) - c0;
       const times = (await Promise.all(workers.map((w) => ask(w, { arrivals: true }, 'times')))).flat().map((t) => t - t0).sort((a, b) => a - b);
       const s = samples[name];
       s.serverMs.push(serverMs);
       s.queued.push(queued);
-      s.blocked.push(lag.max / 1e6);
+      s.blocked.push(lag.max);
       s.user.push(u.user / N);
       s.system.push(u.system / N);
       s.clients.push(clientUs / N);

@@ -3,11 +3,12 @@ import { Metrics } from '../../common/metrics/metrics';
 import { ConnectionRegistry } from './connection-registry';
 import { SingleInstancePresence } from './presence/presence';
 import type { LiveConnection } from './live-connection';
+import type { SharedFrame } from './ws-frames';
 
 /** A connection that records the frames written to it (as text). */
 function connection(id: number, log: Array<[number, string]>): LiveConnection {
   const user: AuthenticatedUser = { id, role: 'driver', isRegistered: true };
-  return { user, send: (frame: string | Buffer) => log.push([id, frame.toString()]) } as unknown as LiveConnection;
+  return { user, send: (frame: SharedFrame) => log.push([id, frame.payload.toString()]) } as unknown as LiveConnection;
 }
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
