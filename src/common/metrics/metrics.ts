@@ -36,7 +36,7 @@ export class Metrics {
   });
   readonly fanOutLastWrite = new Histogram({
     name: 'fanout_last_write_seconds',
-    help: 'ride_requested: from the event reaching this instance to the last socket write handed to the kernel (the server side of a fan-out)',
+    help: 'ride_requested: from the event reaching this instance to its last socket write (the server side of a fan-out)',
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });
