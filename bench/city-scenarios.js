@@ -180,14 +180,16 @@ async function fanOut(ctx, { workers: workerCount, bookings, passengerToken }) {
     const rides = [];
     const windows = [];
     const serverSide = [];
+    let written = 0;
     const probes = [];
     let frameBytes = 0;
     for (let b = 0; b < bookings; b += 1) {
       // The matcher only considers heartbeats younger than 60 s.
       if (Date.now() - heartbeatAt > 30_000) {
+        // From the round's start: on a loaded machine a round of 10k heartbeats takes tens of seconds.
+        heartbeatAt = Date.now();
         const hb = await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'heartbeat', point: pickup, concurrency: 16 }, 'heartbeats')));
         receivers = hb.reduce((s, h) => s + h.ok, 0);
-        heartbeatAt = Date.now();
         if (receivers < drivers.length) result.heartbeat_failures = drivers.length - receivers;
       }
       // From before the booking until every receiver has it (or 15 s): the server's and the clients' CPU.
@@ -208,6 +210,7 @@ async function fanOut(ctx, { workers: workerCount, bookings, passengerToken }) {
       if (before && after && after.lastCount - before.lastCount === 1) {
         serverSide.push({ first: (after.firstSum - before.firstSum) * 1000, last: (after.lastSum - before.lastSum) * 1000 });
       }
+      if (before && after) written += after.written - before.written;
       const { booked, respondedAt } = w.caused;
       frameBytes = Buffer.byteLength(rideRequestedFrame(booked.id, booked));
       rides.push({ id: booked.id, respondedAt, booked });
@@ -240,6 +243,8 @@ async function fanOut(ctx, { workers: workerCount, bookings, passengerToken }) {
       // Per booking, from /metrics when the service runs with METRICS_TOKEN: the event reaching the
       // realtime service → its first and its last socket write; and the last arrival − the last write.
       server_side_ms: serverSide.length ? { first_write: percentiles(serverSide.map((s) => s.first)), last_write: percentiles(serverSide.map((s) => s.last)) } : null,
+      // ride_requested frames the service wrote (with METRICS_TOKEN): tells a miss in transit from one in matching.
+      server_written: serverSide.length ? written : null,
       client_side_ms: serverSide.length === rides.length ? percentiles(lastFromStamp.flatMap((v, i) => (v === null ? [] : [v - serverSide[i].last]))) : null,
       // GET /health/live in a loop during each booking's fan-out: what another request waited.
       other_requests_ms: percentiles(probes),
@@ -280,6 +285,7 @@ async function fanOutMetrics(base) {
       firstSum: read('matcher_first_send_seconds_sum'),
       lastSum: read('fanout_last_write_seconds_sum'),
       lastCount: read('fanout_last_write_seconds_count'),
+      written: Number((/^ws_messages_delivered_total\{type="ride_requested"\} ([0-9.e+-]+)/m.exec(text) || [])[1] || 0),
     };
   } catch {
     return null;
