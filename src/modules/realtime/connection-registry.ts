@@ -55,10 +55,10 @@ export class ConnectionRegistry {
 
   /**
    * Writes one serialised frame to every connection of each user; unknown ids cost a lookup. The
-   * frame becomes a WebSocket frame once for all its sockets (SharedFrame). A fan-out to thousands of sockets (ride_requested
-   * in a busy area) yields to the event loop every SOCKETS_PER_TURN writes instead of blocking it
-   * for the whole fan-out; later frames wait behind it, so every socket still gets frames in the
-   * order they were sent. onFirstWrite and onLastWrite time it (not called when nobody is connected).
+   * frame becomes a WebSocket frame once for all its sockets (SharedFrame). A fan-out to thousands
+   * of sockets (ride_requested in a busy area) yields to the event loop every SOCKETS_PER_TURN
+   * writes instead of blocking it for the whole fan-out; later frames wait behind it, so every
+   * socket still gets frames in the order they were sent. onFirstWrite and onLastWrite time it (not called when nobody is connected).
    */
   sendToUsers(userIds: Iterable<number | null | undefined>, frame: string, type = 'other', onFirstWrite?: () => void, onLastWrite?: () => void): void {
     const ids = Array.isArray(userIds) ? userIds : [...userIds];

@@ -21,7 +21,7 @@ const CLOSE_GRACE_MS = 1000;
 /** Bytes are sent as a text frame, as the string they came from would be. */
 const TEXT = { binary: false } as const;
 
-type Frame = string | Buffer | SharedFrame;
+type Frame = string | SharedFrame;
 
 /**
  * One client socket and its state. Frames for it wait in a small queue until the snapshot has gone
@@ -44,8 +44,9 @@ export class LiveConnection {
   /**
    * `tcp`: the upgraded request's socket (IncomingMessage.socket), the one ws writes its frames to.
    * A whole frame written there goes in the same write queue as ws's own frames, so order holds as
-   * long as ws holds nothing back in a queue of its own: it does only while compressing, hence not
-   * when an extension (permessage-deflate) was negotiated. bufferedAmount still counts these bytes.
+   * long as ws holds nothing back in a queue of its own: it does only while compressing (hence not
+   * when an extension, permessage-deflate, was negotiated) or reading a Blob (we send none).
+   * bufferedAmount still counts these bytes.
    */
   constructor(
     readonly socket: WebSocket,
@@ -69,7 +70,7 @@ export class LiveConnection {
     for (const frame of queued) this.write(frame);
   }
 
-  /** A text frame: a string, its UTF-8 bytes, or the frame made once for many sockets. */
+  /** A text frame: a string, or the frame made once for many sockets. */
   send(frame: Frame): void {
     if (this.isClosing) return;
     if (this.opened) {
