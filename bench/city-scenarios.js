@@ -225,8 +225,8 @@ async function fanOut(ctx, { workers: workerCount, bookings, passengerToken }) {
       for (const at of byRide[i]) latencies.push(at - ride.respondedAt);
     });
     const expected = Math.min(receivers, open) * rides.length;
-    // The clock from the frame's `at` (stamped as the event is serialised, before its first write):
-    // the server's side ends at its last write (fanout_last_write_seconds), the rest is the clients'.
+    // The clock from the frame's `at` (stamped as the event is serialised, after the matcher and just
+    // before the first write; ms resolution): the server's side ends at its last write, the rest is the clients'.
     const stamps = rides.map((ride) => collected.map((c) => (c.stamps || {})[ride.id]).find((at) => Number.isFinite(at)));
     const fromStamp = byRide.flatMap((arrivals, i) => (Number.isFinite(stamps[i]) ? arrivals.map((at) => at - stamps[i]) : []));
     const lastFromStamp = byRide.map((arrivals, i) => (arrivals.length && Number.isFinite(stamps[i]) ? Math.max(...arrivals) - stamps[i] : null));
@@ -245,7 +245,8 @@ async function fanOut(ctx, { workers: workerCount, bookings, passengerToken }) {
       server_side_ms: serverSide.length ? { first_write: percentiles(serverSide.map((s) => s.first)), last_write: percentiles(serverSide.map((s) => s.last)) } : null,
       // ride_requested frames the service wrote (with METRICS_TOKEN): tells a miss in transit from one in matching.
       server_written: serverSide.length ? written : null,
-      client_side_ms: serverSide.length === rides.length ? percentiles(lastFromStamp.flatMap((v, i) => (v === null ? [] : [v - serverSide[i].last]))) : null,
+      // `at` is stamped just before the first write: the last write is (last − first) after it.
+      client_side_ms: serverSide.length === rides.length ? percentiles(lastFromStamp.flatMap((v, i) => (v === null ? [] : [v - (serverSide[i].last - serverSide[i].first)]))) : null,
       // GET /health/live in a loop during each booking's fan-out: what another request waited.
       other_requests_ms: percentiles(probes),
       other_requests_idle_ms: percentiles(idleProbes),
