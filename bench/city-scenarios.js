@@ -190,6 +190,8 @@ async function fanOut(ctx, { workers: workerCount, bookings, passengerToken }) {
         heartbeatAt = Date.now();
         const hb = await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'heartbeat', point: pickup, concurrency: 16 }, 'heartbeats')));
         receivers = hb.reduce((s, h) => s + h.ok, 0);
+        // Longer than DRIVER_LOCATION_MAX_AGE_SECONDS (60) and the first drivers are stale before the booking.
+        result.heartbeat_round_s = Math.max(result.heartbeat_round_s || 0, (Date.now() - heartbeatAt) / 1000);
         if (receivers < drivers.length) result.heartbeat_failures = drivers.length - receivers;
       }
       // From before the booking until every receiver has it (or 15 s): the server's and the clients' CPU.
