@@ -105,8 +105,13 @@ export class ConnectionRegistry {
 
 const EMPTY: ReadonlySet<LiveConnection> = new Set();
 
-/** Socket writes per turn of the event loop: about a few milliseconds of work. */
-const SOCKETS_PER_TURN = 1000;
+/**
+ * Socket writes per turn of the event loop: ≈ 2.5 ms of CPU at ≈ 10 µs a write (one system call each,
+ * bench/fanout-send-cost.js), so a request arriving during a fan-out waits for at most that. With 1,000
+ * (≈ 10 ms), GET /health/live during a 10k fan-out had p50 / p99 22.8 / 219.6 ms; with 250, 5.5 / 82.6,
+ * and the fan-out's last write came no later (one city run each on a loaded machine, BENCHMARKS.md).
+ */
+const SOCKETS_PER_TURN = 250;
 
 interface Delivery {
   ids: ReadonlyArray<number | null | undefined>;
