@@ -81,7 +81,9 @@ async function baselineFanOut({ sockets, workerCount, events, frameOf, workerCal
     const byEvent = ids.map((id) => collected.flatMap((c) => c.arrivals[id] || []));
     const latencies = byEvent.flatMap((arrivals, e) => arrivals.map((at) => at - windows[e].caused.startedAt));
     const deliveries = latencies.length;
-    return { sockets: open, events, deliveries, latency_ms: percentiles(latencies), spread_ms: spreads(byEvent), ...perSocket(windows, deliveries) };
+    // Its server side: the broadcast loop, first write to last (a bare server has nothing before it).
+    const serverSide = percentiles(windows.map((w) => w.caused.loop_ms));
+    return { sockets: open, events, deliveries, latency_ms: percentiles(latencies), server_side_ms: serverSide, spread_ms: spreads(byEvent), ...perSocket(windows, deliveries) };
   } finally {
     await Promise.all(workers.filter((w) => w.connected).map((worker) => workerCall(worker, { cmd: 'close' }, 'closed').catch(() => undefined)));
     for (const worker of workers) if (worker.exitCode === null) worker.kill();

@@ -3,16 +3,17 @@
  * A share of the bench's drivers, in a process of its own (forked by bench/run.js): opens their
  * live WebSockets, sends their location heartbeats, and timestamps every ride_requested on arrival
  * (epoch milliseconds from performance.timeOrigin + now(), the clock the parent uses for booking
- * responses: same machine). Driven over IPC: connect, heartbeat (going online first), cpu, counts,
+ * responses: same machine), and the `at` the server stamped in the frame. Driven over IPC: connect, heartbeat (going online first), cpu, counts,
  * collect, close. The same worker also connects to bench/baseline-ws-server.js (any token will do).
  */
 const { performance } = require('node:perf_hooks');
 const WebSocket = require('ws');
-const { openLiveSocket, requestedRideId } = require('./lib/live-socket');
+const { openLiveSocket, requestedRideId, stampedAt } = require('./lib/live-socket');
 const { mapLimit } = require('./lib/stats');
 
 const sockets = [];
 const arrivals = new Map(); // ride id → arrival times
+const stamps = new Map(); // ride id → the frame's `at` (its serialisation on the server)
 let drivers = [];
 let base;
 let unexpectedCloses = 0;
@@ -27,8 +28,12 @@ function open(driver, wsBase) {
       const rideId = requestedRideId(bytes);
       if (!rideId) return;
       const list = arrivals.get(rideId);
-      if (list) list.push(at);
-      else arrivals.set(rideId, [at]);
+      if (list) {
+        list.push(at);
+      } else {
+        arrivals.set(rideId, [at]);
+        stamps.set(rideId, stampedAt(bytes));
+      }
     },
     onClose: (wasOpen) => {
       if (wasOpen) unexpectedCloses += 1;
@@ -75,7 +80,7 @@ process.on('message', async (msg) => {
     } else if (msg.cmd === 'counts') {
       process.send({ type: 'counts', counts: Object.fromEntries(msg.rideIds.map((id) => [id, (arrivals.get(id) || []).length])) });
     } else if (msg.cmd === 'collect') {
-      process.send({ type: 'arrivals', arrivals: Object.fromEntries(arrivals), open: sockets.filter((s) => s.readyState === WebSocket.OPEN).length, unexpectedCloses });
+      process.send({ type: 'arrivals', arrivals: Object.fromEntries(arrivals), stamps: Object.fromEntries(stamps), open: sockets.filter((s) => s.readyState === WebSocket.OPEN).length, unexpectedCloses });
     } else if (msg.cmd === 'close') {
       for (const s of sockets) s.terminate();
       process.send({ type: 'closed' });

@@ -4,6 +4,7 @@ const WebSocket = require('ws');
 
 const TYPE_REQUESTED = Buffer.from('"type":"ride_requested"');
 const RIDE_ID = Buffer.from('"ride_id":"');
+const AT = Buffer.from('"at":"');
 
 /**
  * Opens the live socket of an access token. Resolves true once open, false when it errors or closes
@@ -43,4 +44,13 @@ function requestedRideId(bytes) {
   return at === -1 ? '' : bytes.toString('latin1', at + RIDE_ID.length, at + RIDE_ID.length + 36);
 }
 
-module.exports = { openLiveSocket, requestedRideId };
+/**
+ * The frame's `at` (the server stamps it when it serialises the event, before the first write) in epoch
+ * milliseconds: the message's last key, so read from the end. NaN when absent.
+ */
+function stampedAt(bytes) {
+  const at = bytes.lastIndexOf(AT);
+  return at === -1 ? NaN : Date.parse(bytes.toString('latin1', at + AT.length, at + AT.length + 24));
+}
+
+module.exports = { openLiveSocket, requestedRideId, stampedAt };

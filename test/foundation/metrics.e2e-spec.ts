@@ -68,6 +68,7 @@ describe('operator metrics at /metrics (Prometheus)', () => {
       expect(sample(text, 'domain_events_total', { event: 'ride.requested', origin: 'local' })).toBeGreaterThanOrEqual(2);
       expect(sample(text, 'ws_messages_delivered_total', { type: 'ride_requested' })).toBe(1);
       expect(sample(text, 'matcher_first_send_seconds_count')).toBe(1);
+      expect(sample(text, 'fanout_last_write_seconds_count')).toBe(1);
       expect(sample(text, 'otp_sent_total', { channel: 'log' })).toBe(1);
       expect(sample(text, 'db_pool_connections', { state: 'idle' })).toBeGreaterThanOrEqual(0);
       expect(sample(text, 'db_pool_max')).toBe(10);

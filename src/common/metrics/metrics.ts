@@ -34,6 +34,12 @@ export class Metrics {
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });
+  readonly fanOutLastWrite = new Histogram({
+    name: 'fanout_last_write_seconds',
+    help: 'ride_requested: from the event reaching this instance to its last socket write (the server side of a fan-out)',
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
   readonly pushSent = new Counter({ name: 'push_sent_total', help: 'Push notifications FCM accepted', labelNames: ['type'] as const, registers: [this.registry] });
   readonly pushFailed = new Counter({
     name: 'push_failed_total',

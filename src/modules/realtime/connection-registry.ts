@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Metrics } from '../../common/metrics/metrics';
 import { LiveConnection } from './live-connection';
 import { Presence } from './presence/presence';
+import { SharedFrame } from './ws-frames';
 
 /**
  * The authenticated sockets held by this instance, by user id (a user may have several: phone and
@@ -54,13 +55,14 @@ export class ConnectionRegistry {
 
   /**
    * Writes one serialised frame to every connection of each user; unknown ids cost a lookup. The
-   * frame becomes bytes once for all its sockets. A fan-out to thousands of sockets (ride_requested
-   * in a busy area) yields to the event loop every SOCKETS_PER_TURN writes instead of blocking it
-   * for the whole fan-out; later frames wait behind it, so every socket still gets frames in the
-   * order they were sent.
+   * frame becomes a WebSocket frame once for all its sockets (SharedFrame). A fan-out to thousands
+   * of sockets (ride_requested in a busy area) yields to the event loop every SOCKETS_PER_TURN
+   * writes instead of blocking it for the whole fan-out; later frames wait behind it, so every
+   * socket still gets frames in the order they were sent. onFirstWrite and onLastWrite time it (not called when nobody is connected).
    */
-  sendToUsers(userIds: Iterable<number | null | undefined>, frame: string, type = 'other', onFirstWrite?: () => void): void {
-    this.queue.push({ ids: Array.isArray(userIds) ? userIds : [...userIds], next: 0, data: Buffer.from(frame), type, written: 0, onFirstWrite });
+  sendToUsers(userIds: Iterable<number | null | undefined>, frame: string, type = 'other', onFirstWrite?: () => void, onLastWrite?: () => void): void {
+    const ids = Array.isArray(userIds) ? userIds : [...userIds];
+    this.queue.push({ ids, next: 0, data: new SharedFrame(Buffer.from(frame)), type, written: 0, onFirstWrite, onLastWrite });
     if (!this.draining) this.drain();
   }
 
@@ -84,7 +86,10 @@ export class ConnectionRegistry {
         delivery.written += set.size;
       }
       this.queue.shift();
-      if (delivery.written > 0) this.metrics.countDelivered(delivery.type, delivery.written);
+      if (delivery.written > 0) {
+        delivery.onLastWrite?.();
+        this.metrics.countDelivered(delivery.type, delivery.written);
+      }
     }
   }
 
@@ -100,15 +105,21 @@ export class ConnectionRegistry {
 
 const EMPTY: ReadonlySet<LiveConnection> = new Set();
 
-/** Socket writes per turn of the event loop: about a few milliseconds of work. */
-const SOCKETS_PER_TURN = 1000;
+/**
+ * Socket writes per turn of the event loop: ≈ 2.5 ms of CPU at ≈ 10 µs a write (one system call each,
+ * bench/fanout-send-cost.js), so a request arriving during a fan-out waits for at most that. With 1,000
+ * (≈ 10 ms), GET /health/live during a 10k fan-out had p50 / p99 22.8 / 219.6 ms; with 250, 5.5 / 82.6,
+ * and the fan-out's last write came no later (one city run each on a loaded machine, BENCHMARKS.md).
+ */
+const SOCKETS_PER_TURN = 250;
 
 interface Delivery {
   ids: ReadonlyArray<number | null | undefined>;
   next: number;
-  data: Buffer;
+  data: SharedFrame;
   /** The message type, for the delivered-messages counter. */
   type: string;
   written: number;
   onFirstWrite: (() => void) | undefined;
+  onLastWrite: (() => void) | undefined;
 }

@@ -1,6 +1,8 @@
+import type { Writable } from 'node:stream';
 import { WebSocket } from 'ws';
 import { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import { WsCloseCode, WsCloseCodeValue } from './realtime.errors';
+import { SharedFrame } from './ws-frames';
 
 export interface ConnectionLimits {
   maxMessagesPerSecond: number;
@@ -19,6 +21,8 @@ const CLOSE_GRACE_MS = 1000;
 /** Bytes are sent as a text frame, as the string they came from would be. */
 const TEXT = { binary: false } as const;
 
+type Frame = string | SharedFrame;
+
 /**
  * One client socket and its state. Frames for it wait in a small queue until the snapshot has gone
  * out, so `ride_snapshot` is always the first message and no event published meanwhile is lost.
@@ -31,14 +35,26 @@ export class LiveConnection {
   alive = true;
   private opened = false;
   private closing = false;
-  private queued: Array<string | Buffer> = [];
+  private queued: Frame[] = [];
   private windowStartedAt = 0;
   private windowCount = 0;
+  /** Where a SharedFrame's bytes go as they are; null: through ws.send. */
+  private readonly tcp: Writable | null;
 
+  /**
+   * `tcp`: the upgraded request's socket (IncomingMessage.socket), the one ws writes its frames to.
+   * A whole frame written there goes in the same write queue as ws's own frames, so order holds as
+   * long as ws holds nothing back in a queue of its own: it does only while compressing (hence not
+   * when an extension, permessage-deflate, was negotiated) or reading a Blob (we send none).
+   * bufferedAmount still counts these bytes.
+   */
   constructor(
     readonly socket: WebSocket,
     private readonly limits: ConnectionLimits,
-  ) {}
+    tcp: Writable | null = null,
+  ) {
+    this.tcp = tcp && socket.extensions === '' ? tcp : null;
+  }
 
   get isClosing(): boolean {
     return this.closing || this.socket.readyState !== WebSocket.OPEN;
@@ -54,8 +70,8 @@ export class LiveConnection {
     for (const frame of queued) this.write(frame);
   }
 
-  /** A text frame: a string, or its UTF-8 bytes when one frame goes to many sockets. */
-  send(frame: string | Buffer): void {
+  /** A text frame: a string, or the frame made once for many sockets. */
+  send(frame: Frame): void {
     if (this.isClosing) return;
     if (this.opened) {
       this.write(frame);
@@ -96,11 +112,14 @@ export class LiveConnection {
     this.socket.terminate();
   }
 
-  private write(frame: string | Buffer): void {
-    if (this.socket.bufferedAmount + frame.length > this.limits.maxBufferedBytes) {
+  private write(frame: Frame): void {
+    const shared = frame instanceof SharedFrame;
+    if (this.socket.bufferedAmount + (shared ? frame.wire.length : frame.length) > this.limits.maxBufferedBytes) {
       this.close(WsCloseCode.SLOW_CONSUMER, 'Client is not reading its messages fast enough');
       return;
     }
-    this.socket.send(frame, TEXT);
+    if (!shared) this.socket.send(frame, TEXT);
+    else if (this.tcp) this.tcp.write(frame.wire);
+    else this.socket.send(frame.payload, TEXT);
   }
 }

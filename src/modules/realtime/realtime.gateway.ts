@@ -46,10 +46,8 @@ export class RealtimeGateway implements OnGatewayInit<WebSocketServer>, OnGatewa
   }
 
   handleConnection(socket: WebSocket, request: IncomingMessage): void {
-    const connection = new LiveConnection(socket, {
-      maxMessagesPerSecond: this.config.wsMaxMessagesPerSecond,
-      maxBufferedBytes: this.config.wsMaxBufferedBytes,
-    });
+    const limits = { maxMessagesPerSecond: this.config.wsMaxMessagesPerSecond, maxBufferedBytes: this.config.wsMaxBufferedBytes };
+    const connection = new LiveConnection(socket, limits, request.socket);
     this.connections.set(socket, connection);
     socket.on('pong', () => (connection.alive = true));
     socket.on('message', (data: RawData) => this.onFrame(connection, data));

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import type { Histogram } from 'prom-client';
 import type { DomainEventMap, EventMeta } from '../../common/events/domain-events';
 import { OnDomainEvent } from '../../common/events/on-domain-event';
 import { Metrics } from '../../common/metrics/metrics';
@@ -77,7 +78,8 @@ export class RealtimeService implements OnModuleInit, OnModuleDestroy {
     const ids = this.receivers(message);
     if (ids.length === 0) return;
     const frame = rideEventFrame(message.type, message.rideId, message.data);
-    this.registry.sendToUsers(ids, frame, message.type, () => this.metrics.matcherFirstSend.observe((performance.now() - started) / 1000));
+    const since = (histogram: Histogram) => () => histogram.observe((performance.now() - started) / 1000);
+    this.registry.sendToUsers(ids, frame, message.type, since(this.metrics.matcherFirstSend), since(this.metrics.fanOutLastWrite));
   }
 
   /** Ids as routed, or the matcher's answer from memory, computed at most once per message on this instance. */

@@ -22,3 +22,29 @@ export function parseClientFrame(data: string | Buffer | ArrayBuffer | Buffer[])
     return { event: 'invalid', data: { reason: 'Message is not valid JSON' } };
   }
 }
+
+/**
+ * A server-to-client text frame made once for all the sockets it goes to: the payload's bytes and the
+ * whole WebSocket frame (RFC 6455 §5.2: FIN and the text opcode, unmasked as a server's frames are,
+ * then a 7-, 16- or 64-bit length). Written as one buffer per socket, where ws.send builds a header
+ * for each socket and writes header and payload as two (bench/fanout-send-cost.js measures both).
+ */
+export class SharedFrame {
+  readonly wire: Buffer;
+
+  constructor(readonly payload: Buffer) {
+    const length = payload.length;
+    const header = Buffer.allocUnsafe(length < 126 ? 2 : length < 65536 ? 4 : 10);
+    header[0] = 0x81;
+    if (length < 126) {
+      header[1] = length;
+    } else if (length < 65536) {
+      header[1] = 126;
+      header.writeUInt16BE(length, 2);
+    } else {
+      header[1] = 127;
+      header.writeBigUInt64BE(BigInt(length), 2);
+    }
+    this.wire = Buffer.concat([header, payload]);
+  }
+}
