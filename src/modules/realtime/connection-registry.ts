@@ -111,7 +111,7 @@ const EMPTY: ReadonlySet<LiveConnection> = new Set();
  * (≈ 10 ms), GET /health/live during a 10k fan-out had p50 / p99 22.8 / 219.6 ms; with 250, 5.5 / 82.6,
  * and the fan-out's last write came no later (one city run each on a loaded machine, BENCHMARKS.md).
  */
-const SOCKETS_PER_TURN = 250;
+export const SOCKETS_PER_TURN = 250;
 
 interface Delivery {
   ids: ReadonlyArray<number | null | undefined>;

@@ -7,9 +7,10 @@ import { bearerToken } from '../../common/auth/auth.decorators';
 import { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import { CommonError } from '../../common/errors/common.errors';
 import { DomainError } from '../../common/errors/domain.error';
+import { inTurns } from '../../common/in-turns';
 import { AppConfig } from '../../config/app-config';
 import { parseClientFrame } from './ws-frames';
-import { ConnectionRegistry } from './connection-registry';
+import { ConnectionRegistry, SOCKETS_PER_TURN } from './connection-registry';
 import { LiveConnection } from './live-connection';
 import { RideSnapshotPort } from './ports/ride-snapshot.port';
 import { errorFrame, pongFrame, rideEventFrame } from './realtime.events';
@@ -144,16 +145,16 @@ export class RealtimeGateway implements OnGatewayInit<WebSocketServer>, OnGatewa
 
   /** Protocol-level keep-alive: a socket that did not answer the previous ping is dropped. */
   private pingAll(): void {
-    for (const socket of this.server?.clients ?? []) {
+    void inTurns([...(this.server?.clients ?? [])], SOCKETS_PER_TURN, (socket) => {
       const connection = this.connections.get(socket as WebSocket);
-      if (!connection) continue;
+      if (!connection) return;
       if (!connection.alive) {
         connection.terminate();
-        continue;
+        return;
       }
       connection.alive = false;
       if (socket.readyState === socket.OPEN) socket.ping();
-    }
+    });
   }
 }
 
