@@ -32,7 +32,7 @@ const { Client } = require('pg');
 const { firstCategoryId } = require('./lib/city');
 const { freePort } = require('../sim/lib/service');
 const { cityCapacity } = require('./city-capacity');
-const { acceptRaces, fanOut, heartbeats, mintAccessToken, nearbyCity, rssMb, seedDrivers } = require('./city-scenarios');
+const { acceptRaces, fanOut, heartbeats, mintAccessToken, nearbyBehindCancelled, nearbyCity, rssMb, seedDrivers } = require('./city-scenarios');
 const { judge, mark, writeMarkdown } = require('./report');
 const { ensureBuilt } = require('../scripts/build-if-stale');
 
@@ -516,6 +516,10 @@ async function main() {
       const row = await city(`nearby, ${total} rides`, () => nearbyCity(ctx, seeded, total));
       if (row) row.city_rides = total;
       seeded = total;
+    }
+    if (runsCity('nearby')) {
+      process.stdout.write('  nearby: 20 open requests behind 200,000 freshly cancelled…\n');
+      await city('nearby, 20 open behind 200,000 cancelled', () => nearbyBehindCancelled(ctx, seeded));
     }
     if (runsCity('heartbeats')) await city(`heartbeats, ${SCALE.drivers} drivers`, () => heartbeats(ctx));
     if (runsCity('fanout')) {
