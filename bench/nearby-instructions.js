@@ -9,12 +9,12 @@
  * rides of the driver's category within 5 km) requested rides and one approved driver. Each ROOT's
  * service runs under callgrind with instrumentation off until nearby is answered from memory and
  * BENCH_WARM requests (default 300) have warmed it up; then instrumentation is switched on for
- * BENCH_REQUESTS (default 1,000) requests from random points (4 connections) and the count dumped.
- * Instructions per request = the window's total / requests (the window also holds the timers that
- * fire in it). BENCH_REPEAT (default 2) windows per ROOT. Needs valgrind.
+ * BENCH_REQUESTS (default 1,000) requests from random points (4 connections), then off again and
+ * the count read (callgrind_control -e, all threads). Instructions per request = the window's total
+ * / requests (the window also holds the timers that fire in it and the threads' GC work). BENCH_REPEAT (default 2) windows per ROOT. Needs valgrind.
  */
 const { execFileSync, spawn } = require('node:child_process');
-const { readFileSync, readdirSync, rmSync, mkdtempSync } = require('node:fs');
+const { closeSync, openSync, readFileSync, rmSync, mkdtempSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
 const autocannon = require('autocannon');
@@ -62,16 +62,19 @@ function nearby(base, token, amount) {
   );
 }
 
-/** The instruction total of the newest dump in dir (callgrind writes "summary:" or "totals:"). */
-function dumpedInstructions(dir, pid) {
-  const files = readdirSync(dir).filter((f) => f.startsWith(`cg.${pid}`)).sort();
-  let best = 0;
-  for (const f of files) {
-    const m = /^(?:summary|totals):\s+(\d+)/m.exec(readFileSync(join(dir, f), 'utf8'));
-    if (m) best = Math.max(best, Number(m[1]));
-    rmSync(join(dir, f));
-  }
-  return best;
+/**
+ * vgdb names its pipes after $HOST, which the service's environment sets to its listen address:
+ * callgrind_control must see the same value to find them.
+ */
+function control(...args) {
+  return execFileSync('callgrind_control', args.map(String), { env: { ...process.env, HOST: '127.0.0.1' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+}
+
+/** Instructions counted since the last zeroing, summed over the threads (`callgrind_control -e`). */
+function countedInstructions(pid) {
+  let total = 0;
+  for (const m of control('-e', pid).matchAll(/^\s*Th\s+\d+\s+([\d,]+)\s*$/gm)) total += Number(m[1].replace(/,/g, ''));
+  return total;
 }
 
 async function main() {
@@ -97,18 +100,21 @@ async function main() {
     const probe = `${base}/api/v1/driver/rides/nearby?latitude=${CENTER.latitude}&longitude=${CENTER.longitude}&radius_km=5`;
     for (const root of ROOTS) {
       const args = ['--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${join(out, 'cg.%p')}`, process.execPath, join(root, 'dist', 'src', 'main.js')];
-      const child = spawn('valgrind', args, { cwd: root, env, stdio: 'ignore' });
+      const log = openSync(join(out, 'service.log'), 'w');
+      const child = spawn('valgrind', args, { cwd: root, env, stdio: ['ignore', log, log] });
+      closeSync(log);
       try {
+        child.on('exit', (code) => code && process.stderr.write(`valgrind exited ${code}:\n${readFileSync(join(out, 'service.log'), 'utf8').slice(-2000)}\n`));
         await until(async () => (await (await fetch(probe, { headers: { authorization: `Bearer ${token}` } })).text()).startsWith('[{"id":"'), 900, 'nearby from memory under valgrind');
         await nearby(base, token, WARM);
         const counts = [];
         for (let i = 0; i < REPEAT; i += 1) {
-          execFileSync('callgrind_control', ['-z', String(child.pid)], { stdio: 'ignore' });
-          execFileSync('callgrind_control', ['-i', 'on', String(child.pid)], { stdio: 'ignore' });
+          control('-z', child.pid);
+          control('-i', 'on', child.pid);
           const r = await nearby(base, token, REQUESTS);
-          execFileSync('callgrind_control', ['-i', 'off', String(child.pid)], { stdio: 'ignore' });
-          execFileSync('callgrind_control', ['-d', String(child.pid)], { stdio: 'ignore' });
-          const total = dumpedInstructions(out, child.pid);
+          // Read before switching off: with instrumentation off, callgrind reports nothing.
+          const total = countedInstructions(child.pid);
+          control('-i', 'off', child.pid);
           const ok = r.requests.total - r.non2xx;
           counts.push(total / r.requests.total);
           process.stdout.write(`${root}: window ${i + 1}: ${r.requests.total} requests (${ok} 2xx), ${(total / 1e6).toFixed(1)} M instructions, ${Math.round(total / r.requests.total).toLocaleString('en-US')} per request\n`);
