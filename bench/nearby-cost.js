@@ -106,7 +106,7 @@ async function main() {
         await until(async () => (await fetch(`${base}/health/ready`)).ok, 120, 'ready');
         const readyS = (Date.now() - spawnedAt) / 1000;
         const probe = `${base}/api/v1/driver/rides/nearby?latitude=${CENTER.latitude}&longitude=${CENTER.longitude}&radius_km=5`;
-        await until(async () => (await (await fetch(probe, { headers: { authorization: `Bearer ${token}` } })).text()).startsWith('[{"id":"'), 300, 'nearby from memory');
+        await until(async () => (await (await fetch(probe, { headers: { authorization: `Bearer ${token}` } })).text()).startsWith('[{"id":"'), 900, 'nearby from memory');
         const memoryS = (Date.now() - spawnedAt) / 1000;
         const ceiling = await measure(`http://127.0.0.1:${basePort}/baseline`);
         const r = await measure(base, nearbyRequests(token), service.child.pid);
