@@ -43,8 +43,8 @@ const WARMUP = Number(process.env.BENCH_WARMUP || (QUICK ? 0.5 : 2));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
 const ONLY = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((s) => s.trim()) : undefined;
 const SCALE = QUICK
-  ? { rides: [10_000], drivers: 1_000, bookings: 3, races: 20, workers: 2 }
-  : { rides: [100_000, 1_000_000], drivers: 10_000, bookings: 5, races: 200, workers: 2 };
+  ? { rides: [10_000], cancelled: 2_000, drivers: 1_000, bookings: 3, races: 20, workers: 2 }
+  : { rides: [100_000, 1_000_000], cancelled: 200_000, drivers: 10_000, bookings: 5, races: 200, workers: 2 };
 if (process.env.BENCH_RIDES) SCALE.rides = process.env.BENCH_RIDES.split(',').map(Number);
 const CITY = process.env.BENCH_CITY ? process.env.BENCH_CITY.split(',').map((s) => s.trim()) : undefined;
 const runsCity = (name) => !CITY || CITY.includes(name);
@@ -518,8 +518,9 @@ async function main() {
       seeded = total;
     }
     if (runsCity('nearby')) {
-      process.stdout.write('  nearby: 20 open requests behind 200,000 freshly cancelled…\n');
-      await city('nearby, 20 open behind 200,000 cancelled', () => nearbyBehindCancelled(ctx, seeded));
+      const cancelled = SCALE.cancelled;
+      process.stdout.write(`  nearby: 20 open requests behind ${cancelled.toLocaleString('en-US')} freshly cancelled…\n`);
+      await city(`nearby, 20 open behind ${cancelled} cancelled`, () => nearbyBehindCancelled(ctx, seeded, { cancelled }));
     }
     if (runsCity('heartbeats')) await city(`heartbeats, ${SCALE.drivers} drivers`, () => heartbeats(ctx));
     if (runsCity('fanout')) {
