@@ -85,6 +85,63 @@ async function nearbyCity(ctx, from, to) {
 }
 
 /**
+ * The issue's "20 open requests behind 200k freshly cancelled ones": every earlier open request is
+ * cancelled and vacuumed first; CANCELLED rides are seeded requested and the service restarted on
+ * them, so its index holds them; then they are cancelled behind its back through SQL, with autovacuum
+ * off for the rides table (their dead index entries stay, as before a vacuum), and 20 requested rides
+ * of the driver's category are written within 2 km of the centre. The index learns both at its next
+ * reconciliation (OPEN_REQUESTS_RECONCILE_SECONDS): the row reports how long after the writes nearby
+ * showed exactly the 20. Measured from random points within 1 km of the centre, 5 km radius: every
+ * page holds the 20.
+ */
+async function nearbyBehindCancelled(ctx, from, { cancelled = 200_000, open = 20 } = {}) {
+  const token = ctx.driverTokens[0];
+  await ctx.db.query(`UPDATE rides SET status = 'cancelled', cancelled_by = 'passenger', cancelled_at = now(), updated_at = now() WHERE status = 'requested'`);
+  await ctx.db.query('VACUUM ANALYZE rides');
+  const started = Date.now();
+  await seedRequestedRides(ctx.db, from, from + cancelled);
+  const seedMs = Date.now() - started;
+  await ctx.restartService();
+  await untilNearbyFromMemory(ctx.base, token);
+  await ctx.db.query('ALTER TABLE rides SET (autovacuum_enabled = false)');
+  try {
+    await ctx.db.query(`UPDATE rides SET status = 'cancelled', cancelled_by = 'passenger', cancelled_at = now(), updated_at = now() WHERE status = 'requested'`);
+    await seedRequestedRides(ctx.db, from + cancelled, from + cancelled + open, { halfKm: 2, categoryId: ctx.categoryId });
+    const writtenAt = Date.now();
+    const centre = `/api/v1/driver/rides/nearby?latitude=${CENTER.latitude}&longitude=${CENTER.longitude}&radius_km=5`;
+    for (;;) {
+      const r = await request(ctx.base, 'GET', centre, token);
+      if (r.status === 200 && Array.isArray(r.json) && r.json.length === open) break;
+      if (Date.now() - writtenAt > 180_000) throw new Error(`nearby at the centre still ${r.status} with ${Array.isArray(r.json) ? r.json.length : '?'} rides 180 s after the cancellations`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const reconciledS = (Date.now() - writtenAt) / 1000;
+    const near = () => ({ latitude: CENTER.latitude + (Math.random() * 2 - 1) * 0.009, longitude: CENTER.longitude + (Math.random() * 2 - 1) * 0.0147 });
+    const scenario = {
+      name: `GET /driver/rides/nearby, ${open} open behind ${cancelled.toLocaleString('en-US')} freshly cancelled`,
+      requests: [
+        {
+          method: 'GET',
+          headers: { authorization: `Bearer ${token}` },
+          setupRequest: (req) => {
+            const p = near();
+            return { ...req, path: `/api/v1/driver/rides/nearby?latitude=${p.latitude.toFixed(6)}&longitude=${p.longitude.toFixed(6)}&radius_km=5` };
+          },
+        },
+      ],
+    };
+    const row = await ctx.measurePaired(scenario);
+    row.note =
+      `${row.note ? `${row.note}; ` : ''}seeded ${cancelled.toLocaleString('en-US')} rides in ${(seedMs / 1000).toFixed(1)} s, loaded by the index, ` +
+      `then cancelled through SQL (autovacuum off) with ${open} new open ones: nearby showed exactly those ${reconciledS.toFixed(1)} s later (reconciliation)`;
+    row.reconciled_s = reconciledS;
+    return row;
+  } finally {
+    await ctx.db.query('ALTER TABLE rides RESET (autovacuum_enabled)');
+  }
+}
+
+/**
  * Until nearby is answered from the open-requests index rather than by the database's fallback
  * during the start-up load. The two pages hold the same JSON; PostgreSQL's json writer puts spaces
  * around the colons (`{"id" : …`), the index's JSON.stringify does not: that tells them apart.
@@ -372,4 +429,4 @@ async function acceptRaces(ctx, { rides, bidders = 10 }) {
   return row;
 }
 
-module.exports = { workerCall, nearbyCity, heartbeats, fanOut, acceptRaces, seedDrivers, mintAccessToken, rssMb };
+module.exports = { workerCall, nearbyCity, nearbyBehindCancelled, heartbeats, fanOut, acceptRaces, seedDrivers, mintAccessToken, rssMb };

@@ -32,7 +32,7 @@ const { Client } = require('pg');
 const { firstCategoryId } = require('./lib/city');
 const { freePort } = require('../sim/lib/service');
 const { cityCapacity } = require('./city-capacity');
-const { acceptRaces, fanOut, heartbeats, mintAccessToken, nearbyCity, rssMb, seedDrivers } = require('./city-scenarios');
+const { acceptRaces, fanOut, heartbeats, mintAccessToken, nearbyBehindCancelled, nearbyCity, rssMb, seedDrivers } = require('./city-scenarios');
 const { judge, mark, writeMarkdown } = require('./report');
 const { ensureBuilt } = require('../scripts/build-if-stale');
 
@@ -43,8 +43,8 @@ const WARMUP = Number(process.env.BENCH_WARMUP || (QUICK ? 0.5 : 2));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
 const ONLY = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((s) => s.trim()) : undefined;
 const SCALE = QUICK
-  ? { rides: [10_000], drivers: 1_000, bookings: 3, races: 20, workers: 2 }
-  : { rides: [100_000, 1_000_000], drivers: 10_000, bookings: 5, races: 200, workers: 2 };
+  ? { rides: [10_000], cancelled: 2_000, drivers: 1_000, bookings: 3, races: 20, workers: 2 }
+  : { rides: [100_000, 1_000_000], cancelled: 200_000, drivers: 10_000, bookings: 5, races: 200, workers: 2 };
 if (process.env.BENCH_RIDES) SCALE.rides = process.env.BENCH_RIDES.split(',').map(Number);
 const CITY = process.env.BENCH_CITY ? process.env.BENCH_CITY.split(',').map((s) => s.trim()) : undefined;
 const runsCity = (name) => !CITY || CITY.includes(name);
@@ -516,6 +516,11 @@ async function main() {
       const row = await city(`nearby, ${total} rides`, () => nearbyCity(ctx, seeded, total));
       if (row) row.city_rides = total;
       seeded = total;
+    }
+    if (runsCity('nearby')) {
+      const cancelled = SCALE.cancelled;
+      process.stdout.write(`  nearby: 20 open requests behind ${cancelled.toLocaleString('en-US')} freshly cancelled…\n`);
+      await city(`nearby, 20 open behind ${cancelled} cancelled`, () => nearbyBehindCancelled(ctx, seeded, { cancelled }));
     }
     if (runsCity('heartbeats')) await city(`heartbeats, ${SCALE.drivers} drivers`, () => heartbeats(ctx));
     if (runsCity('fanout')) {

@@ -21,9 +21,11 @@ async function firstCategoryId(db) {
 
 /**
  * Requested rides numbered [from, to) over the metro area, one seeded passenger each
- * (rides_passenger_live_uq: one live ride per passenger), spread over every category.
+ * (rides_passenger_live_uq: one live ride per passenger), spread over every category. Options:
+ * `halfKm` narrows the square around the centre, `categoryId` puts every ride in one category.
  */
-async function seedRequestedRides(db, from, to) {
+async function seedRequestedRides(db, from, to, { halfKm = HALF_KM, categoryId = null } = {}) {
+  const scale = halfKm / HALF_KM;
   await db.query(
     `INSERT INTO users (phone, first_name, last_name, role, is_registered, registered_at)
      SELECT '+4915' || lpad(i::text, 9, '0'), 'P' || i, 'CityBench', 'passenger', true, now() FROM generate_series($1::int, $2::int - 1) i`,
@@ -35,13 +37,13 @@ async function seedRequestedRides(db, from, to) {
                         dropoff_address, dropoff_latitude, dropoff_longitude,
                         passenger_count, payment_method, estimate, estimated_fare_minor, currency, expires_at)
      SELECT gen_random_uuid(), lpad(upper(to_hex(u.id)), 6, '0'), 'requested', 'one_way', u.id,
-            (SELECT array_agg(id ORDER BY id) FROM vehicle_categories)[1 + (u.id % (SELECT count(*) FROM vehicle_categories))],
+            coalesce($7::int, (SELECT array_agg(id ORDER BY id) FROM vehicle_categories)[1 + (u.id % (SELECT count(*) FROM vehicle_categories))]),
             'Pickup street ' || u.id, lat, lng, 'Dropoff street ' || u.id, lat + 0.01, lng + 0.01,
             1, 'cash', '{"distance_km": 1.57, "duration_minutes": 4}'::jsonb, 1200, 'EUR', now() + interval '3 hours'
        FROM (SELECT id, $1 + (random() * 2 - 1) * $3 AS lat, $2 + (random() * 2 - 1) * $4 AS lng
                FROM users WHERE phone >= '+4915' || lpad($5::text, 9, '0') AND phone < '+4915' || lpad($6::text, 9, '0')
                  AND phone LIKE '+4915%') u`,
-    [CENTER.latitude, CENTER.longitude, HALF_LAT, HALF_LNG, from, to],
+    [CENTER.latitude, CENTER.longitude, HALF_LAT * scale, HALF_LNG * scale, from, to, categoryId],
   );
   await db.query('ANALYZE users');
   await db.query('ANALYZE rides');

@@ -2,12 +2,20 @@ import { NEARBY_DEFAULT_RADIUS_KM } from './dto/nearby-rides-query.dto';
 import { Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import { AppConfig } from '../../config/app-config';
-import { ActiveRideSnapshot, DriverEarningsView, RidesService } from '../rides/rides.service';
+import type { GeoPoint } from '../../common/events/domain-events';
+import { ActiveRideSnapshot, DriverEarningsView, NearbyPage, RidesService } from '../rides/rides.service';
 import { DriverLocationsService } from './driver-locations.service';
 import { DriversService } from './drivers.service';
 import { DriverError } from './drivers.errors';
+import type { DriverRow } from './drivers.repository';
 
 const NEARBY_LIMIT = 50;
+
+/** Nearby is for approved drivers only (checked before the point is looked up). */
+function approved(driver: DriverRow): DriverRow {
+  if (driver.status !== 'approved') throw new DriverError('DRIVER_NOT_APPROVED');
+  return driver;
+}
 
 /** The driver's view of rides: nearby requests, the active ride, earnings. */
 @Injectable()
@@ -24,9 +32,15 @@ export class DriverRidesService {
    * position (the live store, which has the newest heartbeat from any instance, then the table). Approved drivers only. The answer
    * is the serialised JSON array (the hot path skips JSON.stringify).
    */
-  async nearby(driverId: number, latitude: number | undefined, longitude: number | undefined, radiusKm: number | undefined): Promise<string> {
-    const driver = await this.drivers.getDriverCached(driverId);
-    if (driver.status !== 'approved') throw new DriverError('DRIVER_NOT_APPROVED');
+  nearby(driverId: number, latitude: number | undefined, longitude: number | undefined, radiusKm: number | undefined): NearbyPage | Promise<NearbyPage> {
+    // The usual call (a cached driver who sends the point) answers without a promise: each costs the hot route.
+    const cached = this.drivers.peekDriverCached(driverId);
+    if (cached && latitude !== undefined && longitude !== undefined) return this.page(approved(cached), { latitude, longitude }, radiusKm);
+    return this.nearbyLoaded(driverId, latitude, longitude, radiusKm);
+  }
+
+  private async nearbyLoaded(driverId: number, latitude: number | undefined, longitude: number | undefined, radiusKm: number | undefined): Promise<NearbyPage> {
+    const driver = approved(await this.drivers.getDriverCached(driverId));
     let point = latitude !== undefined && longitude !== undefined ? { latitude, longitude } : undefined;
     if (!point) {
       const latest = await this.locations.latestOf(driverId);
@@ -36,6 +50,10 @@ export class DriverRidesService {
       }
     }
     if (!point) throw new DriverError('DRIVER_LOCATION_UNKNOWN');
+    return this.page(driver, point, radiusKm);
+  }
+
+  private page(driver: DriverRow, point: GeoPoint, radiusKm: number | undefined): NearbyPage | Promise<NearbyPage> {
     return this.rides.findRequestedNearBody({
       latitude: point.latitude,
       longitude: point.longitude,

@@ -13,7 +13,7 @@ import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import { CommonError } from '../../common/errors/common.errors';
 import { ErrorResponseDto } from '../../common/http/error-response.dto';
 import { ActiveRideResponseDto } from '../rides/dto/ride-response.dto';
-import type { ActiveRideSnapshot, DriverEarningsView } from '../rides/rides.service';
+import type { ActiveRideSnapshot, DriverEarningsView, NearbyPage } from '../rides/rides.service';
 import { DriverLocationsService } from './driver-locations.service';
 import { DriverRidesService } from './driver-rides.service';
 import { DriverProfileView, LocationAcceptedView, locationAcceptedToJson } from './driver-profile.view';
@@ -86,7 +86,7 @@ export class DriversController {
   @ApiOkResponse({ type: NearbyRideResponseDto, isArray: true })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Bad coordinates, or no location known yet' })
   @Header('Content-Type', 'application/json; charset=utf-8')
-  nearby(@CurrentUser() user: AuthenticatedUser, @Query() q: NearbyRidesQueryDto): Promise<string> {
+  nearby(@CurrentUser() user: AuthenticatedUser, @Query() q: NearbyRidesQueryDto): NearbyPage | Promise<NearbyPage> {
     if ((q.latitude === undefined) !== (q.longitude === undefined)) {
       throw CommonError.validation(q.latitude === undefined ? 'latitude' : 'longitude', 'Send latitude and longitude together');
     }

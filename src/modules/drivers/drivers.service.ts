@@ -79,6 +79,11 @@ export class DriversService {
   }
 
   /** The driver record, at most DRIVER_CACHE_MS old; any change through the service is seen at once. */
+  /** The cached record while it is fresh, without a promise; undefined when only getDriverCached can tell. */
+  peekDriverCached(userId: number): DriverRow | undefined {
+    return this.cache.peek(userId)?.row;
+  }
+
   async getDriverCached(userId: number): Promise<DriverRow> {
     const hit = await this.cache.get(userId, async () => ({ row: await this.loader.load(userId) }));
     if (!hit?.row) throw new DriverError('DRIVER_NOT_FOUND');

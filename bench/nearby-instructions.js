@@ -1,0 +1,145 @@
+'use strict';
+/**
+ * node bench/nearby-instructions.js [ROOT ...]: instructions the service executes per
+ * GET /driver/rides/nearby served from the open-requests index, counted by valgrind's callgrind,
+ * for each ROOT (a checkout with a built dist/; default this one). Instruction counts hardly move
+ * with other load on the machine, unlike requests per second or CPU time.
+ *
+ * One fresh database (BENCH_ADMIN_URL) with BENCH_RIDES (default 20,000: pages are still full, 50
+ * rides of the driver's category within 5 km) requested rides and one approved driver. Each ROOT's
+ * service runs under callgrind with instrumentation off until nearby is answered from memory and
+ * BENCH_WARM requests (default 300) have warmed it up; then instrumentation is switched on for
+ * BENCH_REQUESTS (default 1,000) requests from random points (4 connections), then off again and
+ * the count read (callgrind_control -e, all threads). Instructions per request = the window's total
+ * / requests (the window also holds the threads' GC and compiler work and any timer that fires in
+ * it; the periodic sweeps and reconciliations are set to an hour). BENCH_REPEAT (default 3) windows
+ * per ROOT; the lowest is the least disturbed. Needs valgrind.
+ */
+const { execFileSync, spawn } = require('node:child_process');
+const { closeSync, openSync, readFileSync, rmSync, mkdtempSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join, resolve } = require('node:path');
+const autocannon = require('autocannon');
+const { Client } = require('pg');
+const { freePort } = require('../sim/lib/service');
+const { CENTER, randomPoint, seedDrivers, seedRequestedRides, firstCategoryId } = require('./lib/city');
+const { mintAccessToken } = require('./lib/jwt');
+
+const ROOTS = process.argv.slice(2).map((r) => resolve(r));
+if (ROOTS.length === 0) ROOTS.push(join(__dirname, '..'));
+const ADMIN_URL = process.env.BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const RIDES = Number(process.env.BENCH_RIDES || 20_000);
+const WARM = Number(process.env.BENCH_WARM || 300);
+const REQUESTS = Number(process.env.BENCH_REQUESTS || 1_000);
+const REPEAT = Number(process.env.BENCH_REPEAT || 3);
+const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
+const DB = `nearby_instr_${process.pid}`;
+
+async function until(check, seconds, what) {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    try {
+      if (await check()) return;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > deadline) throw new Error(`${what} not within ${seconds} s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function nearby(base, token, amount) {
+  const requests = [
+    {
+      method: 'GET',
+      headers: { authorization: `Bearer ${token}` },
+      setupRequest: (req) => {
+        const p = randomPoint();
+        return { ...req, path: `/api/v1/driver/rides/nearby?latitude=${p.latitude.toFixed(6)}&longitude=${p.longitude.toFixed(6)}&radius_km=5` };
+      },
+    },
+  ];
+  return new Promise((ok, fail) =>
+    autocannon({ url: base, connections: 4, amount, requests, timeout: 60 }, (err, r) => (err ? fail(err) : ok(r))),
+  );
+}
+
+/**
+ * vgdb names its pipes after $HOST, which the service's environment sets to its listen address:
+ * callgrind_control must see the same value to find them.
+ */
+function control(...args) {
+  return execFileSync('callgrind_control', args.map(String), { env: { ...process.env, HOST: '127.0.0.1' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+}
+
+/** Instructions counted since the last zeroing, summed over the threads (`callgrind_control -e`). */
+function countedInstructions(pid) {
+  let total = 0;
+  for (const m of control('-e', pid).matchAll(/^\s*Th\s+\d+\s+([\d,]+)\s*$/gm)) total += Number(m[1].replace(/,/g, ''));
+  return total;
+}
+
+async function main() {
+  const admin = new Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${DB}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${DB}`;
+  const port = await freePort();
+  // The periodic sweeps and reconciliations are pushed out of the windows: under valgrind a window
+  // lasts minutes, and a 20,000-ride reconciliation in one would count as nearby's.
+  const quiet = { OPEN_REQUESTS_RECONCILE_SECONDS: '3600', DRIVER_MATCHING_RECONCILE_SECONDS: '3600', RIDE_EXPIRY_SWEEP_SECONDS: '3600', RIDE_DISPATCH_SWEEP_SECONDS: '3600' };
+  const env = { ...process.env, ...quiet, DATABASE_URL: url.toString(), NODE_ENV: 'development', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', JWT_SECRET, RIDE_REQUEST_TTL_MINUTES: '120' };
+  const base = `http://127.0.0.1:${port}`;
+  const db = new Client({ connectionString: url.toString() });
+  const out = mkdtempSync(join(tmpdir(), 'nearby-cg-'));
+  try {
+    const first = spawn(process.execPath, [join(ROOTS[0], 'dist', 'src', 'main.js')], { cwd: ROOTS[0], env, stdio: 'ignore' });
+    await until(async () => (await fetch(`${base}/health/ready`)).ok, 120, 'migrated service');
+    first.kill('SIGTERM');
+    await new Promise((r) => first.on('exit', r));
+    await db.connect();
+    const [driverId] = await seedDrivers(db, 1, await firstCategoryId(db));
+    await seedRequestedRides(db, 1, RIDES + 1);
+    const token = mintAccessToken(JWT_SECRET, driverId, 'driver', 24 * 3600);
+    const probe = `${base}/api/v1/driver/rides/nearby?latitude=${CENTER.latitude}&longitude=${CENTER.longitude}&radius_km=5`;
+    for (const root of ROOTS) {
+      const args = ['--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${join(out, 'cg.%p')}`, process.execPath, join(root, 'dist', 'src', 'main.js')];
+      const log = openSync(join(out, 'service.log'), 'w');
+      const child = spawn('valgrind', args, { cwd: root, env, stdio: ['ignore', log, log] });
+      closeSync(log);
+      try {
+        child.on('exit', (code) => code && process.stderr.write(`valgrind exited ${code}:\n${readFileSync(join(out, 'service.log'), 'utf8').slice(-2000)}\n`));
+        await until(async () => (await (await fetch(probe, { headers: { authorization: `Bearer ${token}` } })).text()).startsWith('[{"id":"'), 900, 'nearby from memory under valgrind');
+        await nearby(base, token, WARM);
+        const counts = [];
+        for (let i = 0; i < REPEAT; i += 1) {
+          control('-z', child.pid);
+          control('-i', 'on', child.pid);
+          const r = await nearby(base, token, REQUESTS);
+          // Read before switching off: with instrumentation off, callgrind reports nothing.
+          const total = countedInstructions(child.pid);
+          control('-i', 'off', child.pid);
+          const ok = r.requests.total - r.non2xx;
+          counts.push(total / r.requests.total);
+          process.stdout.write(`${root}: window ${i + 1}: ${r.requests.total} requests (${ok} 2xx), ${(total / 1e6).toFixed(1)} M instructions, ${Math.round(total / r.requests.total).toLocaleString('en-US')} per request\n`);
+        }
+        const sorted = [...counts].sort((a, b) => a - b);
+        process.stdout.write(`${root}: ${Math.round(sorted[0]).toLocaleString('en-US')} instructions per request (lowest of ${counts.length} windows; median ${Math.round(sorted[Math.floor(sorted.length / 2)]).toLocaleString('en-US')})\n`);
+      } finally {
+        child.kill('SIGTERM');
+        await new Promise((r) => (child.exitCode !== null ? r() : child.on('exit', r)));
+      }
+    }
+  } finally {
+    await db.end().catch(() => undefined);
+    await admin.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
+    await admin.end();
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err.stack || err}\n`);
+  process.exitCode = 1;
+});
