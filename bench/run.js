@@ -23,16 +23,17 @@
  * races, restart; `none` for the hot paths only), BENCH_RIDES (comma-separated ride counts for nearby).
  * A run narrowed by BENCH_ONLY or BENCH_CITY does not rewrite BENCHMARKS.md.
  */
-const { execFileSync, spawn } = require('node:child_process');
 const { mkdirSync, writeFileSync } = require('node:fs');
 const { cpus } = require('node:os');
 const { join } = require('node:path');
-const autocannon = require('autocannon');
 const { Client } = require('pg');
 const { firstCategoryId } = require('./lib/city');
+const { createHotPaths } = require('./lib/hot-paths');
+const { createProcesses, gitCommit } = require('./lib/processes');
 const { freePort } = require('../sim/lib/service');
 const { cityCapacity } = require('./city-capacity');
-const { acceptRaces, fanOut, heartbeats, mintAccessToken, nearbyBehindCancelled, nearbyCity, rssMb, seedDrivers } = require('./city-scenarios');
+const { acceptRaces, heartbeats, mintAccessToken, nearbyBehindCancelled, nearbyCity, rssMb, seedDrivers } = require('./city-scenarios');
+const { fanOut } = require('./city-fanout');
 const { judge, mark, writeMarkdown } = require('./report');
 const { ensureBuilt } = require('../scripts/build-if-stale');
 
@@ -52,303 +53,9 @@ const PARTIAL = Boolean(ONLY || CITY || process.env.BENCH_RIDES);
 const ADMIN_URL = process.env.BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 const OTP = '123456';
-const JSON_HEADERS = { 'content-type': 'application/json' };
 
-const children = [];
-let freshDatabase; // { name } when the bench created the database: dropped at the end
-
-function startProcess(name, args, env) {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (c) => (output += c));
-  child.stderr.on('data', (c) => (output += c));
-  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-  const handle = { name, child, exited, output: () => output };
-  children.push(handle);
-  return handle;
-}
-
-async function waitUntilLive(handle, url, seconds = 90) {
-  const deadline = Date.now() + seconds * 1000;
-  let exitCode;
-  handle.exited.then((code) => (exitCode = code));
-  while (Date.now() < deadline) {
-    if (exitCode !== undefined) throw new Error(`${handle.name} exited with ${exitCode}:\n${handle.output().slice(-3000)}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${handle.name} did not answer ${url} within ${seconds} s`);
-}
-
-async function stopAll() {
-  for (const handle of children.splice(0)) {
-    if (handle.child.exitCode === null) {
-      handle.child.kill('SIGTERM');
-      await Promise.race([handle.exited, new Promise((r) => setTimeout(r, 15_000))]);
-      if (handle.child.exitCode === null) handle.child.kill('SIGKILL');
-    }
-  }
-  if (freshDatabase && process.env.BENCH_KEEP !== '1') {
-    const admin = new Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${freshDatabase.name} WITH (FORCE)`).catch(() => undefined);
-    await admin.end();
-  }
-}
-
-/** JSON API client for the setup steps; throws with the response on a non-2xx. */
-function api(base) {
-  return async (method, path, { body, token } = {}) => {
-    const headers = { ...(body ? JSON_HEADERS : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) };
-    const res = await fetch(`${base}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
-    const text = await res.text();
-    const json = text ? JSON.parse(text) : undefined;
-    if (!res.ok) {
-      const err = new Error(`${method} ${path} → ${res.status} ${json && json.message ? json.message : text.slice(0, 200)}`);
-      err.status = res.status;
-      throw err;
-    }
-    return json;
-  };
-}
-
-let phoneSequence = 0;
-async function signUp(call, role) {
-  phoneSequence += 1;
-  const phone = `+1999${String(process.pid % 10000).padStart(4, '0')}${String(phoneSequence).padStart(4, '0')}`;
-  await call('POST', '/api/v1/auth/send-otp', { body: { phone } });
-  const verified = await call('POST', '/api/v1/auth/verify-otp', { body: { phone, otp: OTP } });
-  const session = await call('POST', '/api/v1/auth/register', {
-    token: verified.access_token,
-    body: { role, first_name: role === 'driver' ? 'Bench' : 'Pat', last_name: 'Mark' },
-  });
-  return { id: session.user.id, accessToken: session.access_token, refreshToken: session.refresh_token };
-}
-
-const PICKUP = { address: '1 Market St', latitude: 37.7936, longitude: -122.3958 };
-const DROPOFF = { address: '500 Castro St', latitude: 37.7609, longitude: -122.435 };
-const RIDE_FIELDS = { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'one_way', vehicle_category_id: 1, passenger_count: 1, children: 0 };
-
-/**
- * What each scenario needs, created through the public API. A step that fails (an endpoint not
- * built yet) leaves its scenarios without what they need; they are skipped with the reason.
- */
-async function prepare(call) {
-  const state = { notes: {} };
-  const attempt = async (label, fn) => {
-    try {
-      return await fn();
-    } catch (err) {
-      state.notes[label] = err.message;
-      return undefined;
-    }
-  };
-  state.passenger = await attempt('passenger', () => signUp(call, 'passenger'));
-  state.driver = await attempt('driver', () => signUp(call, 'driver'));
-  if (state.driver) {
-    await attempt('driver setup', async () => {
-      const token = state.driver.accessToken;
-      await call('PUT', '/api/v1/driver/profile', {
-        token,
-        body: { vehicle_category_id: 1, vehicle_make: 'Toyota', vehicle_model: 'Prius', vehicle_plate: 'BENCH1', vehicle_color: 'Blue', vehicle_year: 2022, license_number: 'B-1' },
-      });
-      await call('PUT', '/api/v1/driver/status', { token, body: { is_online: true } });
-      await call('PUT', '/api/v1/driver/location', { token, body: { latitude: PICKUP.latitude + 0.002, longitude: PICKUP.longitude } });
-    });
-  }
-  if (state.passenger) {
-    state.ride = await attempt('booking', () =>
-      call('POST', '/api/v1/rides/book', { token: state.passenger.accessToken, body: { ...RIDE_FIELDS, payment_method: 'cash' } }),
-    );
-  }
-  // Each refresh replaces the user's token, so every connection needs tokens of its own: a pool
-  // of users, each token returned to the pool with its successor.
-  state.refreshPool = [];
-  for (let i = 0; i < CONNECTIONS * 2 + 4 && !state.notes.refresh; i++) {
-    const user = await attempt('refresh', () => signUp(call, 'passenger'));
-    if (user) state.refreshPool.push(user.refreshToken);
-  }
-  return state;
-}
-
-function scenarios(state) {
-  const bearer = (user) => (user ? { authorization: `Bearer ${user.accessToken}` } : undefined);
-  const needs = (value, label) => (value ? undefined : `setup failed: ${state.notes[label] || label}`);
-  return [
-    { name: 'GET /health/live', method: 'GET', path: '/health/live' },
-    { name: 'GET /api/v1/rides/categories', method: 'GET', path: '/api/v1/rides/categories' },
-    {
-      name: 'POST /api/v1/auth/refresh-token',
-      skip: state.refreshPool.length >= CONNECTIONS ? undefined : `setup failed: ${state.notes.refresh || 'no users'}`,
-      method: 'POST',
-      path: '/api/v1/auth/refresh-token',
-      rotating: state.refreshPool,
-    },
-    {
-      name: 'POST /api/v1/rides/estimate',
-      skip: needs(state.passenger, 'passenger'),
-      method: 'POST',
-      path: '/api/v1/rides/estimate',
-      headers: { ...JSON_HEADERS, ...bearer(state.passenger) },
-      body: JSON.stringify(RIDE_FIELDS),
-    },
-    {
-      name: 'GET /api/v1/rides/{id}',
-      skip: needs(state.ride, 'booking'),
-      method: 'GET',
-      path: state.ride ? `/api/v1/rides/${state.ride.id}` : '',
-      headers: bearer(state.passenger),
-    },
-    {
-      name: 'GET /api/v1/driver/rides/nearby',
-      skip: needs(state.driver && !state.notes['driver setup'] && state.ride, state.notes['driver setup'] ? 'driver setup' : 'booking'),
-      method: 'GET',
-      path: `/api/v1/driver/rides/nearby?latitude=${PICKUP.latitude}&longitude=${PICKUP.longitude}&radius_km=5`,
-      headers: bearer(state.driver),
-    },
-    {
-      name: 'PUT /api/v1/driver/location',
-      skip: needs(state.driver && !state.notes['driver setup'], 'driver setup'),
-      method: 'PUT',
-      path: '/api/v1/driver/location',
-      headers: { ...JSON_HEADERS, ...bearer(state.driver) },
-      body: JSON.stringify({ latitude: PICKUP.latitude + 0.003, longitude: PICKUP.longitude + 0.001, heading: 90, speed: 8.5 }),
-    },
-  ];
-}
-
-function cannonOptions(base, scenario, duration) {
-  const options = { url: `${base}${scenario.path || ''}`, connections: CONNECTIONS, pipelining: 1, duration, method: scenario.method };
-  if (scenario.requests) {
-    options.requests = scenario.requests;
-  } else if (scenario.rotating) {
-    const pool = scenario.rotating;
-    options.requests = [
-      {
-        method: 'POST',
-        headers: JSON_HEADERS,
-        setupRequest: (request) => ({ ...request, body: JSON.stringify({ refresh_token: pool.shift() || 'pool-exhausted' }) }),
-        onResponse: (status, body) => {
-          if (status === 200) pool.push(JSON.parse(body).refresh_token);
-        },
-      },
-    ];
-  } else {
-    if (scenario.headers) options.headers = scenario.headers;
-    if (scenario.body) options.body = scenario.body;
-  }
-  return options;
-}
-
-function cannon(options) {
-  return new Promise((resolve, reject) => {
-    autocannon(options, (err, result) => (err ? reject(err) : resolve(result)));
-  });
-}
-
-/** Clock ticks (1/100 s) a process has used, user + system; undefined off Linux. */
-function cpuTicks(pid) {
-  try {
-    const stat = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * CPU used by the service and by the database backends serving it (the machine PostgreSQL, same
- * host), per process: on a machine shared with other work, CPU per request is the figure that
- * other load disturbs least, so each scenario reports it beside its throughput.
- */
-async function cpuSnapshot(servicePid, db, databaseName) {
-  const snapshot = { service: cpuTicks(servicePid), backends: new Map() };
-  if (db) {
-    const { rows } = await db.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [databaseName]);
-    for (const { pid } of rows) snapshot.backends.set(pid, cpuTicks(pid));
-  }
-  return snapshot;
-}
-
-function cpuPerRequest(before, after, requests) {
-  if (!before || !after || !requests || before.service === undefined) return undefined;
-  let dbTicks = 0;
-  for (const [pid, ticks] of after.backends) if (ticks !== undefined) dbTicks += ticks - (before.backends.get(pid) ?? 0);
-  const us = (ticks) => Math.round((ticks * 10_000) / requests);
-  return { service_us: us(after.service - before.service), db_us: us(dbTicks) };
-}
-
-async function measure(base, scenario, cpu) {
-  await cannon(cannonOptions(base, scenario, WARMUP));
-  const before = cpu ? await cpu() : undefined;
-  const r = await cannon(cannonOptions(base, scenario, DURATION));
-  const after = cpu ? await cpu() : undefined;
-  return {
-    cpu_per_request: cpuPerRequest(before, after, r.requests.total),
-    requests_per_second: Math.round(r.requests.average),
-    latency_ms: { p50: r.latency.p50, p99: r.latency.p99, mean: r.latency.mean },
-    total: r.requests.total,
-    non_2xx: r.non2xx,
-    errors: r.errors,
-    timeouts: r.timeouts,
-  };
-}
-
-/** One request first: a missing endpoint (404) is skipped, any other failure is reported. */
-async function probe(base, scenario) {
-  if (scenario.rotating || scenario.requests) return undefined;
-  const res = await fetch(`${base}${scenario.path}`, { method: scenario.method, headers: scenario.headers, body: scenario.body });
-  if (res.status === 404) return 'endpoint not found (not built yet)';
-  if (!res.ok) return `probe answered ${res.status}: ${(await res.text()).slice(0, 200)}`;
-  return undefined;
-}
-
-function table(rows) {
-  const header = ['scenario', 'req/s', 'ceiling req/s', 'x ceiling', 'p50 ms', 'p99 ms', 'non-2xx', 'svc µs/req', 'db µs/req', 'note'];
-  const lines = rows.map((r) => [
-    r.name,
-    r.requests_per_second === undefined ? '-' : String(r.requests_per_second),
-    r.baseline_requests_per_second === undefined ? '-' : String(r.baseline_requests_per_second),
-    r.ratio === undefined ? '-' : r.ratio.toFixed(2),
-    r.latency_ms ? String(r.latency_ms.p50) : '-',
-    r.latency_ms ? String(r.latency_ms.p99) : '-',
-    r.non_2xx === undefined ? '-' : String(r.non_2xx + (r.errors || 0)),
-    r.cpu_per_request ? String(r.cpu_per_request.service_us) : '-',
-    r.cpu_per_request ? String(r.cpu_per_request.db_us) : '-',
-    r.note || '',
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const last = header.length - 1;
-  const format = (cells) => cells.map((c, i) => (i === 0 || i === last ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  return [format(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(format)].join('\n');
-}
-
-/** The database the service uses: DATABASE_URL, or a fresh one on the machine's PostgreSQL. */
-async function provisionDatabase() {
-  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
-  const name = `rh_bench_${process.pid}`;
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  freshDatabase = { name };
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-function gitCommit() {
-  try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-  } catch {
-    return 'unknown';
-  }
-}
+const { children, startProcess, waitUntilLive, stopAll, provisionDatabase } = createProcesses({ root: ROOT, adminUrl: ADMIN_URL });
+const { api, signUp, prepare, scenarios, measure, probe, table, cpuSnapshot } = createHotPaths({ connections: CONNECTIONS, warmup: WARMUP, duration: DURATION, otp: OTP });
 
 async function main() {
   if (!process.env.BENCH_SKIP_BUILD) {
@@ -435,7 +142,7 @@ async function main() {
 
   const report = {
     at: new Date().toISOString(),
-    commit: gitCommit(),
+    commit: gitCommit(ROOT),
     quick: QUICK,
     node: process.version,
     cpus: cpus().length,
