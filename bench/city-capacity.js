@@ -15,6 +15,7 @@ const { mintAccessToken } = require('./lib/jwt');
 const { cpuMs, percentiles } = require('./lib/stats');
 const { databaseCpuMs, listenOverflows, scrape, serverWindow } = require('./lib/capacity-metrics');
 const { activitySampler, sqlProbe, sqlWindow } = require('./lib/capacity-sql');
+const { openFileLimit, workerCall } = require('./lib/worker-call');
 const { freePort } = require('../sim/lib/service');
 
 const FULL = { steps: [1000, 2000, 5000, 10_000, 20_000], warmupS: 8, measureS: 20, stopAtFailure: true, sockets: 256 };
@@ -51,25 +52,6 @@ async function seedStep(db, drivers, passengers, categoryId) {
   return { driverIds, passengerIds };
 }
 
-function workerCall(worker, msg, replyType) {
-  return new Promise((resolve, reject) => {
-    const onMessage = (m) => {
-      if (m.type === 'error' || m.type === replyType) {
-        worker.off('message', onMessage);
-        if (m.type === 'error') reject(new Error(`capacity-worker: ${m.message}`));
-        else resolve(m);
-      }
-    };
-    worker.on('message', onMessage);
-    worker.send(msg, (err) => {
-      if (err) {
-        worker.off('message', onMessage);
-        reject(err);
-      }
-    });
-  });
-}
-
 /** Redis for the two-instance mode: REDIS_URL, else a throwaway redis-server when one is installed. */
 async function redisFor(quick) {
   if (process.env.REDIS_URL) return { url: process.env.REDIS_URL, stop: async () => undefined };
@@ -81,17 +63,6 @@ async function redisFor(quick) {
   });
   if (failed) return undefined;
   return { url: `redis://127.0.0.1:${port}`, stop: async () => void server.kill('SIGTERM') };
-}
-
-/** The open-file limit the instances inherit (ulimit -n), undefined when unknown. */
-function openFileLimit() {
-  try {
-    const line = require('node:fs').readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
-    const soft = line && line.split(/\s{2,}/)[1];
-    return soft && /^\d+$/.test(soft) ? Number(soft) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -130,14 +101,14 @@ async function runStep(ctx, { drivers: D, instances: n, redisUrl, timing }) {
     for (let w = 0; w < WORKERS; w += 1) workers.push(fork(join(__dirname, 'capacity-worker.js'), [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
     const share = (list, w) => list.filter((_, i) => i % WORKERS === w);
     const t0 = Date.now();
-    const connected = await Promise.all(workers.map((worker, w) => workerCall(worker, { cmd: 'connect', drivers: share(driverUsers, w), passengers: share(passengerUsers, w), maxSockets: timing.sockets }, 'connected')));
+    const connected = await Promise.all(workers.map((worker, w) => workerCall(worker, { cmd: 'connect', drivers: share(driverUsers, w), passengers: share(passengerUsers, w), maxSockets: timing.sockets }, 'connected', 'capacity-worker')));
     row.connect_s = (Date.now() - t0) / 1000;
     instancesAlive(services);
     row.sockets_failed = connected.reduce((s, c) => s + c.failed, 0);
     // About 3 bids a ride, whatever D: a receiver bids with 3 / (expected receivers around a pickup).
     const receivers = (D * Math.PI * MATCHING_RADIUS_KM ** 2) / CITY_KM2;
     const config = { categoryId: ctx.categoryId, bookingIntervalMs: (1000 * WORKERS) / bookingsPerSecond, bidProbability: Math.min(1, 3 / receivers) };
-    await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'run', config }, 'running')));
+    await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'run', config }, 'running', 'capacity-worker')));
     await new Promise((r) => setTimeout(r, timing.warmupS * 1000));
     instancesAlive(services);
     const cpuBefore = services.map((s) => cpuMs(s.pid));
@@ -145,11 +116,11 @@ async function runStep(ctx, { drivers: D, instances: n, redisUrl, timing }) {
     const scraped = await Promise.all(services.map((s) => scrape(s.base)));
     const overflowsBefore = listenOverflows();
     const sqlBefore = probe ? await Promise.all(services.map((s) => probe.dump(s.pid))) : [];
-    await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'measure' }, 'measuring')));
+    await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'measure' }, 'measuring', 'capacity-worker')));
     const measuredFrom = Date.now();
     const stopSampling = probe ? activitySampler(ctx.db) : undefined;
     await new Promise((r) => setTimeout(r, timing.measureS * 1000));
-    const stats = await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'stop' }, 'stats')));
+    const stats = await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'stop' }, 'stats', 'capacity-worker')));
     instancesAlive(services);
     const seconds = (Date.now() - measuredFrom) / 1000;
     const sqlAfter = probe ? await Promise.all(services.map((s) => probe.dump(s.pid))) : [];
@@ -164,7 +135,7 @@ async function runStep(ctx, { drivers: D, instances: n, redisUrl, timing }) {
     Object.assign(row, summarise(stats, seconds, serviceCpuMs));
     if (probe) row.sql = services.map((_, i) => sqlWindow(sqlBefore[i], sqlAfter[i], seconds, row.requests / n));
   } finally {
-    await Promise.all(workers.map((worker) => (worker.connected ? workerCall(worker, { cmd: 'close' }, 'closed').catch(() => undefined) : undefined)));
+    await Promise.all(workers.map((worker) => (worker.connected ? workerCall(worker, { cmd: 'close' }, 'closed', 'capacity-worker').catch(() => undefined) : undefined)));
     for (const worker of workers) if (worker.exitCode === null) worker.kill();
     for (const s of services) await s.stop();
     if (probe) probe.remove();

@@ -9,29 +9,8 @@ const { join } = require('node:path');
 const { CENTER } = require('./lib/city');
 const { percentiles, rssMb } = require('./lib/stats');
 const { now, must, rideBody } = require('./lib/city-http');
+const { workerCall } = require('./lib/worker-call');
 const { baselineFanOut, perSocket, spreads, untilCounted, window } = require('./fanout-cost');
-
-function workerCall(worker, msg, replyType) {
-  return new Promise((resolve, reject) => {
-    const onMessage = (m) => {
-      if (m.type === 'error') {
-        worker.off('message', onMessage);
-        reject(new Error(`ws-worker: ${m.message}`));
-      } else if (m.type === replyType) {
-        worker.off('message', onMessage);
-        resolve(m);
-      }
-    };
-    worker.on('message', onMessage);
-    // With a callback, a closed channel rejects this call instead of emitting an unhandled 'error'.
-    worker.send(msg, (err) => {
-      if (err) {
-        worker.off('message', onMessage);
-        reject(err);
-      }
-    });
-  });
-}
 
 /**
  * Every driver opens a socket (spread over worker processes) and heartbeats near one pickup; a
@@ -46,7 +25,7 @@ async function fanOut(ctx, { workers: workerCount, bookings, passengerToken }) {
     const t0 = Date.now();
     const shares = workers.map((_, w) => drivers.filter((_, i) => i % workerCount === w));
     const connected = await Promise.all(
-      workers.map((worker, w) => workerCall(worker, { cmd: 'connect', drivers: shares[w], base: ctx.base, wsBase: ctx.wsBase, concurrency: 64 }, 'connected')),
+      workers.map((worker, w) => workerCall(worker, { cmd: 'connect', drivers: shares[w], base: ctx.base, wsBase: ctx.wsBase, concurrency: 64 }, 'connected', 'ws-worker')),
     );
     const open = connected.reduce((s, c) => s + c.ok, 0);
     result.connect_s = (Date.now() - t0) / 1000;
@@ -75,7 +54,7 @@ async function fanOut(ctx, { workers: workerCount, bookings, passengerToken }) {
       if (Date.now() - heartbeatAt > 30_000) {
         // From the round's start: on a loaded machine a round of 10k heartbeats takes tens of seconds.
         heartbeatAt = Date.now();
-        const hb = await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'heartbeat', point: pickup, concurrency: 16 }, 'heartbeats')));
+        const hb = await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'heartbeat', point: pickup, concurrency: 16 }, 'heartbeats', 'ws-worker')));
         receivers = hb.reduce((s, h) => s + h.ok, 0);
         // Longer than DRIVER_LOCATION_MAX_AGE_SECONDS (60) and the first drivers are stale before the booking.
         result.heartbeat_round_s = Math.max(result.heartbeat_round_s || 0, (Date.now() - heartbeatAt) / 1000);
@@ -107,7 +86,7 @@ async function fanOut(ctx, { workers: workerCount, bookings, passengerToken }) {
       // Cancelled so that the passenger may book again.
       await must(ctx.base, 'POST', `/api/v1/rides/${booked.id}/cancel`, passengerToken, { reason: 'bench' });
     }
-    const collected = await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'collect' }, 'arrivals')));
+    const collected = await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'collect' }, 'arrivals', 'ws-worker')));
     const latencies = [];
     const byRide = rides.map((ride) => collected.flatMap((c) => c.arrivals[ride.id] || []));
     rides.forEach((ride, i) => {
@@ -209,7 +188,7 @@ const closedWorkers = new WeakSet();
 async function closeWorkers(workers) {
   const open = workers.filter((worker) => worker.connected && !closedWorkers.has(worker));
   for (const worker of open) closedWorkers.add(worker);
-  await Promise.all(open.map((worker) => workerCall(worker, { cmd: 'close' }, 'closed').catch(() => undefined)));
+  await Promise.all(open.map((worker) => workerCall(worker, { cmd: 'close' }, 'closed', 'ws-worker').catch(() => undefined)));
   for (const worker of workers) if (worker.exitCode === null) worker.kill();
 }
 
@@ -224,4 +203,4 @@ function ratio(a, b) {
 
 /** RIDES rides, 10 bids each, then the passenger fires the 10 accepts at once: one 200, nine 409. */
 
-module.exports = { fanOut, workerCall };
+module.exports = { fanOut };
