@@ -20,12 +20,19 @@ const MAX_CELLS = 20_000;
  */
 export const SURGE_SIGNALS_REFRESH_MS = 1000;
 
+/** One cell's smoothed state, updated in place by every estimate priced in it (no allocation per estimate). */
 interface Cell {
   value: number;
   atMs: number;
   raw: number;
   rawAtMs: number;
 }
+
+/** Cell indexes are offset to be non-negative: latitude -90..90 and longitude -180..180 at 0.01°. */
+const LAT_CELLS = Math.round(180 / SURGE_CELL_DEGREES) + 1;
+const LNG_CELLS = Math.round(360 / SURGE_CELL_DEGREES) + 1;
+/** Category ids below this give keys that stay exact integers (LAT_CELLS × LNG_CELLS × this < 2^53). */
+const NUMERIC_KEY_CATEGORIES = 10_000_000;
 
 /**
  * The raw multiplier of one moment: demand over supply near the pickup, counting the request being
@@ -46,7 +53,7 @@ export function rawSurge(openRequests: number, availableDrivers: number, cap: nu
  */
 @Injectable()
 export class SurgeService {
-  private readonly cells = new Map<string, Cell>();
+  private readonly cells = new Map<number | string, Cell>();
 
   constructor(
     private readonly signals: SurgeSignalsPort,
@@ -57,20 +64,24 @@ export class SurgeService {
     const cap = this.config.surgeMaxMultiplier;
     if (cap <= 1) return 1;
     const key = cellKey(point, vehicleCategoryId);
-    const cell = this.cells.get(key);
-    const fresh = cell !== undefined && nowMs - cell.rawAtMs < SURGE_SIGNALS_REFRESH_MS;
-    const raw = fresh ? cell.raw : this.rawAt(point, vehicleCategoryId, cap);
-    const rawAtMs = fresh ? cell.rawAtMs : nowMs;
-    let value = raw;
-    if (cell) {
+    let cell = this.cells.get(key);
+    if (cell === undefined) {
+      if (this.cells.size >= MAX_CELLS) this.cells.delete(this.cells.keys().next().value!);
+      const raw = this.rawAt(point, vehicleCategoryId, cap);
+      cell = { value: raw, atMs: nowMs, raw, rawAtMs: nowMs };
+    } else {
+      if (nowMs - cell.rawAtMs >= SURGE_SIGNALS_REFRESH_MS) {
+        cell.raw = this.rawAt(point, vehicleCategoryId, cap);
+        cell.rawAtMs = nowMs;
+      }
       const elapsedSeconds = Math.max(0, nowMs - cell.atMs) / 1000;
-      value = cell.value + (raw - cell.value) * (1 - Math.exp(-elapsedSeconds / SURGE_SMOOTHING_SECONDS));
+      cell.value += (cell.raw - cell.value) * (1 - Math.exp(-elapsedSeconds / SURGE_SMOOTHING_SECONDS));
+      cell.atMs = nowMs;
+      // Re-inserted so that the map stays in pricing order (the least recently priced cell is first).
       this.cells.delete(key);
-    } else if (this.cells.size >= MAX_CELLS) {
-      this.cells.delete(this.cells.keys().next().value!);
     }
-    this.cells.set(key, { value, atMs: nowMs, raw, rawAtMs });
-    return Math.round(Math.min(cap, Math.max(1, value)) * 100) / 100;
+    this.cells.set(key, cell);
+    return Math.round(Math.min(cap, Math.max(1, cell.value)) * 100) / 100;
   }
 
   private rawAt(point: GeoPoint, vehicleCategoryId: number, cap: number): number {
@@ -83,6 +94,14 @@ export class SurgeService {
   }
 }
 
-function cellKey(point: GeoPoint, vehicleCategoryId: number): string {
-  return `${vehicleCategoryId}:${Math.floor(point.latitude / SURGE_CELL_DEGREES)}:${Math.floor(point.longitude / SURGE_CELL_DEGREES)}`;
+/** A number (no string built per estimate) for any realistic category and point; a string past that. */
+function cellKey(point: GeoPoint, vehicleCategoryId: number): number | string {
+  const lat = Math.floor(point.latitude / SURGE_CELL_DEGREES);
+  const lng = Math.floor(point.longitude / SURGE_CELL_DEGREES);
+  const row = lat + (LAT_CELLS >> 1);
+  const column = lng + (LNG_CELLS >> 1);
+  const numeric =
+    Number.isInteger(vehicleCategoryId) && vehicleCategoryId >= 0 && vehicleCategoryId < NUMERIC_KEY_CATEGORIES &&
+    row >= 0 && row < LAT_CELLS && column >= 0 && column < LNG_CELLS;
+  return numeric ? (vehicleCategoryId * LAT_CELLS + row) * LNG_CELLS + column : `${vehicleCategoryId}:${lat}:${lng}`;
 }
