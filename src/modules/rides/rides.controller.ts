@@ -111,7 +111,7 @@ export class RidesController {
   @ApiOkResponse({ type: RideResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such ride, or not visible to the caller' })
   @Header('Content-Type', 'application/json; charset=utf-8')
-  getRide(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string): Promise<string> {
+  getRide(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string): string | Promise<string> {
     return this.rides.getRideBodyFor(rideId, user);
   }
 
