@@ -12,12 +12,12 @@
  * compiler included) is divided by the requests. On a shared machine CPU per request moves far less
  * with other load than throughput does; the median over rounds is reported.
  * Environment: HOTPATH_REQUESTS (default 20000), HOTPATH_ROUNDS (default 5), HOTPATH_ONLY (path
- * names, comma-separated), HOTPATH_NODE_ARGS (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof), BENCH_ADMIN_URL.
+ * names, comma-separated), HOTPATH_WARMUP (requests per path before the rounds, default
+ * HOTPATH_REQUESTS), HOTPATH_NODE_ARGS (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof), BENCH_ADMIN_URL.
  */
-const { execFileSync, spawn } = require('node:child_process');
-const { readdirSync, readFileSync, unlinkSync } = require('node:fs');
+const { spawn } = require('node:child_process');
+const { readFileSync } = require('node:fs');
 const { join, resolve } = require('node:path');
-const { tmpdir } = require('node:os');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
 const { freePort } = require('../sim/lib/service');
@@ -25,7 +25,6 @@ const { freePort } = require('../sim/lib/service');
 const ADMIN_URL = process.env.BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const REQUESTS = Number(process.env.HOTPATH_REQUESTS || 20_000);
 const ROUNDS = Number(process.env.HOTPATH_ROUNDS || 5);
-const VALGRIND = process.env.HOTPATH_CALLGRIND === '1';
 const OTP = '123456';
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const PICKUP = { address: '1 Market St', latitude: 37.7936, longitude: -122.3958 };
@@ -70,9 +69,6 @@ async function start(label, dir) {
   };
   const nodeArgs = process.env.HOTPATH_NODE_ARGS ? process.env.HOTPATH_NODE_ARGS.split(' ').filter(Boolean) : [];
   const command = [process.execPath, ...nodeArgs, join(dir, 'dist', 'src', 'main.js')];
-  // Under callgrind, instructions are counted only while a measurement runs (see run()); JIT code needs --smc-check.
-  const outFile = join(tmpdir(), `hotpath-callgrind-${label}-${process.pid}`);
-  if (VALGRIND) command.unshift('valgrind', '--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${outFile}.%n`);
   const child = spawn(command[0], command.slice(1), { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (c) => (output += c));
@@ -80,7 +76,7 @@ async function start(label, dir) {
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) throw new Error(`${label} exited: ${output.slice(-2000)}`);
-    if (i > 3000) throw new Error(`${label} not live`);
+    if (i > 600) throw new Error(`${label} not live`);
     try {
       if ((await fetch(`${base}/health/live`)).ok) break;
     } catch {
@@ -88,7 +84,7 @@ async function start(label, dir) {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { label, dir, child, base, database: name, outFile };
+  return { label, dir, child, base, database: name };
 }
 
 async function call(base, method, path, { body, token } = {}) {
@@ -136,36 +132,13 @@ async function prepare(svc) {
   };
 }
 
-/** Instructions counted since the last dump, read from a fresh dump's summary line. */
-function callgrindInstructions(svc) {
-  execFileSync('callgrind_control', ['-d', String(svc.child.pid)], { stdio: 'ignore' });
-  const dir = tmpdir();
-  const prefix = `${svc.outFile.slice(dir.length + 1)}.`;
-  const files = readdirSync(dir).filter((f) => f.startsWith(prefix));
-  let total = 0;
-  for (const f of files) {
-    const text = readFileSync(join(dir, f), 'utf8');
-    const m = /^totals: (\d+)/m.exec(text);
-    if (m) total += Number(m[1]);
-    unlinkSync(join(dir, f));
-  }
-  return total;
-}
-
-async function run(svc, name, amount, measured = true) {
+async function run(svc, name, amount) {
   const p = svc.paths[name];
-  const counting = VALGRIND && measured;
-  if (counting) {
-    callgrindInstructions(svc); // drops whatever was counted before
-    execFileSync('callgrind_control', ['-i', 'on', String(svc.child.pid)], { stdio: 'ignore' });
-  }
   const before = ticks(svc.child.pid);
   const r = await cannon({ url: svc.base + p.path, method: p.method, headers: p.headers, body: p.body, connections: 10, amount });
   const after = ticks(svc.child.pid);
-  if (counting) execFileSync('callgrind_control', ['-i', 'off', String(svc.child.pid)], { stdio: 'ignore' });
   if (r.non2xx || r.errors) throw new Error(`${svc.label} ${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  // Under callgrind: thousands of instructions per request; otherwise µs of CPU per request.
-  return counting ? callgrindInstructions(svc) / 1000 / r.requests.total : ((after - before) * 10_000) / r.requests.total;
+  return ((after - before) * 10_000) / r.requests.total;
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -181,7 +154,7 @@ async function main() {
     for (const svc of services) await prepare(svc);
     const only = process.env.HOTPATH_ONLY ? process.env.HOTPATH_ONLY.split(',') : undefined;
     const names = Object.keys(services[0].paths).filter((n) => !only || only.includes(n));
-    for (const svc of services) for (const name of names) await run(svc, name, Number(process.env.HOTPATH_WARMUP || REQUESTS), false);
+    for (const svc of services) for (const name of names) await run(svc, name, Number(process.env.HOTPATH_WARMUP || REQUESTS));
     const figures = new Map(services.map((s) => [s.label, new Map(names.map((n) => [n, []]))]));
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 ? [...services].reverse() : services;
@@ -194,7 +167,7 @@ async function main() {
         const xs = figures.get(s.label).get(name);
         const m = median(xs);
         const ratio = s.label === first ? '' : ` (${(m / median(figures.get(first).get(name))).toFixed(2)}x ${first})`;
-        return `${s.label} ${m.toFixed(1)} ${VALGRIND ? 'k instr' : 'µs'} [${xs.map((x) => x.toFixed(0)).join(' ')}]${ratio}`;
+        return `${s.label} ${m.toFixed(1)} µs [${xs.map((x) => x.toFixed(0)).join(' ')}]${ratio}`;
       });
       process.stdout.write(`${name.padEnd(30)} ${cells.join(' | ')}\n`);
     }
