@@ -104,11 +104,12 @@ export class RidesService {
    * by its passenger or driver (nearly every call), no promise either.
    */
   getRideBodyFor(rideId: string, user: AuthenticatedUser): string | Promise<string> {
+    // The cache holds lower-case UUIDs only, so an id found as sent needs no check or lower-casing.
+    const asSent = this.rideViews.peek(rideId);
+    if (asSent && isPartyTo(asSent, user)) return (asSent.body ??= JSON.stringify(asSent.json));
     if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
     const id = rideId.toLowerCase();
-    const cached = this.rideViews.peek(id);
-    if (cached && isPartyTo(cached, user)) return (cached.body ??= JSON.stringify(cached.json));
-    return this.rideBodyOnMiss(id, user, cached);
+    return this.rideBodyOnMiss(id, user, asSent ?? this.rideViews.peek(id));
   }
 
   private async rideBodyOnMiss(id: string, user: AuthenticatedUser, cached: CachedRide | undefined): Promise<string> {
