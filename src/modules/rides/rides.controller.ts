@@ -72,7 +72,7 @@ export class RidesController {
   })
   @ApiOkResponse({ schema: { oneOf: [{ $ref: getSchemaPath(EstimateResponseDto) }, { $ref: getSchemaPath(EstimateListResponseDto) }] } })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'A field is invalid (details name it)' })
-  estimate(@Body() dto: EstimateRideDto): Promise<JsonObject> {
+  estimate(@Body() dto: EstimateRideDto): JsonObject | Promise<JsonObject> {
     return this.estimates.estimate(dto);
   }
 
