@@ -47,6 +47,17 @@ describe('MemoryLivePositionStore', () => {
     expect((await store.near(BERLIN, 5, 1000)).sort()).toEqual([1, 2]);
   });
 
+  it('drops the expired drivers ahead of one heard from again, and keeps that one', async () => {
+    const store = new MemoryLivePositionStore(1000);
+    store.save(at(1, 52.52, 13.405, 1500));
+    store.save(at(2, 52.52, 13.405, 1200));
+    store.save(at(3, 52.52, 13.405, 1100));
+    store.save(at(2, 52.5201, 13.405)); // fresh again: moves behind 3
+    expect(await store.near(BERLIN, 5, 1000)).toEqual([2]);
+    expect(store.size).toBe(1);
+    expect(store.latest(2)).toMatchObject({ latitude: 52.5201 });
+  });
+
   it('stays within its size bound, forgetting the driver heard from longest ago', async () => {
     const store = new MemoryLivePositionStore(60_000, 3);
     for (const id of [1, 2, 3]) store.save(at(id, 52.52, 13.405));

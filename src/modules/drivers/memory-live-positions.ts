@@ -12,15 +12,28 @@ function cellOf(latIndex: number, lngIndex: number): number {
   return latIndex * LNG_CELLS + lng;
 }
 
+/** A driver's latest position, updated in place, and its place in heartbeat order. */
+interface Entry {
+  driverId: number;
+  location: PendingLocation;
+  cell: number;
+  older: Entry | undefined;
+  newer: Entry | undefined;
+}
+
 /**
  * One instance's store (no Redis): a map of latest positions plus a grid of ~1 km cells, so a search
- * visits the cells around the point instead of every driver. The map is kept in heartbeat order
- * (re-inserted on each save), so the oldest entries are at its front: expired ones are dropped from
- * there lazily, and when the store is full the least recently heard driver goes first.
+ * visits the cells around the point instead of every driver. The entries are also linked in
+ * heartbeat order, so the oldest come first: expired ones are dropped from there lazily, and when
+ * the store is full the least recently heard driver goes first. (A linked list rather than
+ * re-inserting into the map on each save: moving an entry is a few pointer writes, a map delete +
+ * set ~200 ns per heartbeat.)
  */
 export class MemoryLivePositionStore extends LivePositionStore {
-  private readonly positions = new Map<number, { location: PendingLocation; cell: number }>();
+  private readonly positions = new Map<number, Entry>();
   private readonly cells = new Map<number, Set<number>>();
+  private oldest: Entry | undefined;
+  private newest: Entry | undefined;
 
   constructor(
     private readonly maxAgeMs: number,
@@ -35,15 +48,25 @@ export class MemoryLivePositionStore extends LivePositionStore {
 
   save(location: PendingLocation): void {
     const cell = cellOf(Math.floor(location.latitude / CELL_DEGREES), Math.floor(location.longitude / CELL_DEGREES));
-    const previous = this.positions.get(location.driverId);
-    if (previous) {
-      this.positions.delete(location.driverId);
-      if (previous.cell !== cell) this.leaveCell(location.driverId, previous.cell);
-    } else if (this.positions.size >= this.maxEntries) {
-      this.dropExpired(location.at.getTime());
-      if (this.positions.size >= this.maxEntries) this.dropOldest();
+    const entry = this.positions.get(location.driverId);
+    if (entry) {
+      entry.location = location;
+      if (entry !== this.newest) {
+        this.unlink(entry);
+        this.append(entry);
+      }
+      if (entry.cell === cell) return;
+      this.leaveCell(location.driverId, entry.cell);
+      entry.cell = cell;
+    } else {
+      if (this.positions.size >= this.maxEntries) {
+        this.dropExpired(location.at.getTime());
+        if (this.positions.size >= this.maxEntries) this.dropOldest();
+      }
+      const added: Entry = { driverId: location.driverId, location, cell, older: undefined, newer: undefined };
+      this.positions.set(location.driverId, added);
+      this.append(added);
     }
-    this.positions.set(location.driverId, { location, cell });
     let members = this.cells.get(cell);
     if (!members) this.cells.set(cell, (members = new Set()));
     members.add(location.driverId);
@@ -92,20 +115,32 @@ export class MemoryLivePositionStore extends LivePositionStore {
   /** Entries older than the max age can never match again; the table keeps their last position. */
   private dropExpired(now: number): void {
     const minAt = now - this.maxAgeMs;
-    for (const [id, entry] of this.positions) {
-      if (entry.location.at.getTime() >= minAt) return;
-      this.remove(id, entry.cell);
-    }
+    while (this.oldest && this.oldest.location.at.getTime() < minAt) this.remove(this.oldest);
   }
 
   private dropOldest(): void {
-    const first = this.positions.entries().next();
-    if (!first.done) this.remove(first.value[0], first.value[1].cell);
+    if (this.oldest) this.remove(this.oldest);
   }
 
-  private remove(id: number, cell: number): void {
-    this.positions.delete(id);
-    this.leaveCell(id, cell);
+  private remove(entry: Entry): void {
+    this.positions.delete(entry.driverId);
+    this.unlink(entry);
+    this.leaveCell(entry.driverId, entry.cell);
+  }
+
+  private unlink(entry: Entry): void {
+    if (entry.older) entry.older.newer = entry.newer;
+    else this.oldest = entry.newer;
+    if (entry.newer) entry.newer.older = entry.older;
+    else this.newest = entry.older;
+    entry.older = entry.newer = undefined;
+  }
+
+  private append(entry: Entry): void {
+    entry.older = this.newest;
+    if (this.newest) this.newest.newer = entry;
+    else this.oldest = entry;
+    this.newest = entry;
   }
 
   private leaveCell(id: number, cell: number): void {

@@ -72,7 +72,7 @@ export class RidesController {
   })
   @ApiOkResponse({ schema: { oneOf: [{ $ref: getSchemaPath(EstimateResponseDto) }, { $ref: getSchemaPath(EstimateListResponseDto) }] } })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'A field is invalid (details name it)' })
-  estimate(@Body() dto: EstimateRideDto): Promise<JsonObject> {
+  estimate(@Body() dto: EstimateRideDto): JsonObject | Promise<JsonObject> {
     return this.estimates.estimate(dto);
   }
 
@@ -111,7 +111,7 @@ export class RidesController {
   @ApiOkResponse({ type: RideResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such ride, or not visible to the caller' })
   @Header('Content-Type', 'application/json; charset=utf-8')
-  getRide(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string): Promise<string> {
+  getRide(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string): string | Promise<string> {
     return this.rides.getRideBodyFor(rideId, user);
   }
 

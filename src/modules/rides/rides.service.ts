@@ -9,7 +9,7 @@ import { BidsRepository } from './bids/bids.repository';
 import { RidePaymentsRepository } from './read-models/ride-payments.repository';
 import { NearbyQuery, RidesRepository } from './read-models/rides.repository';
 import { RideWritesRepository } from './transitions/ride-writes.repository';
-import { RideViewCache } from './read-models/ride-view.cache';
+import { CachedRide, RideViewCache } from './read-models/ride-view.cache';
 import { OpenRequestsIndex } from './read-models/open-requests/open-requests.index';
 import type { GeoPoint } from '../../common/events/domain-events';
 import type { BidView } from './bids/bid-view';
@@ -20,6 +20,8 @@ import { iso, rideToJson } from './read-models/ride-view';
 
 /** A nearby page as sent: the JSON array's text or its UTF-8 bytes, whichever the index builds. */
 export type NearbyPage = string | Buffer;
+
+const isPartyTo = (ride: CachedRide, user: AuthenticatedUser): boolean => ride.passengerId === user.id || ride.driverId === user.id;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -101,13 +103,21 @@ export class RidesService {
    * Ride details for its passenger, its driver, or a driver with a pending bid on it; 404 for anyone
    * else. The passenger and the driver are served from the ride cache; anyone else (a bidder, or
    * nobody entitled) is decided by the database, so a cached ride never reaches a third party.
-   * Returns the JSON body already serialised: a cache hit then costs no JSON.stringify.
+   * Returns the JSON body already serialised: a cache hit then costs no JSON.stringify, and, read
+   * by its passenger or driver (nearly every call), no promise either.
    */
-  async getRideBodyFor(rideId: string, user: AuthenticatedUser): Promise<string> {
+  getRideBodyFor(rideId: string, user: AuthenticatedUser): string | Promise<string> {
+    // The cache holds lower-case UUIDs only, so an id found as sent needs no check or lower-casing.
+    const asSent = this.rideViews.peek(rideId);
+    if (asSent && isPartyTo(asSent, user)) return (asSent.body ??= JSON.stringify(asSent.json));
     if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
     const id = rideId.toLowerCase();
-    const ride = this.rideViews.peek(id) ?? (await this.rideViews.get(id));
-    if (ride && (ride.passengerId === user.id || ride.driverId === user.id)) return (ride.body ??= JSON.stringify(ride.json));
+    return this.rideBodyOnMiss(id, user, asSent ?? this.rideViews.peek(id));
+  }
+
+  private async rideBodyOnMiss(id: string, user: AuthenticatedUser, cached: CachedRide | undefined): Promise<string> {
+    const ride = cached ?? (await this.rideViews.get(id));
+    if (ride && isPartyTo(ride, user)) return (ride.body ??= JSON.stringify(ride.json));
     if (!ride) throw new RideError('RIDE_NOT_FOUND');
     const row = await this.rides.findViewVisibleTo(id, user.id);
     if (!row) throw new RideError('RIDE_NOT_FOUND');

@@ -26,9 +26,15 @@ export interface NearQuery {
   freeOnly: boolean;
 }
 
+/**
+ * The position is held as plain numbers updated in place, so a heartbeat allocates nothing here;
+ * `cell` is undefined exactly when there is no position.
+ */
 interface Entry {
   availability: DriverAvailability | undefined;
-  position: HeardPosition | undefined;
+  latitude: number;
+  longitude: number;
+  atMs: number;
   cell: number | undefined;
   /** The non-final ride the driver is assigned to, if any. */
   rideId: string | undefined;
@@ -79,9 +85,14 @@ export class AvailableDrivers {
 
   /** Keeps the newer of the held and the given position (heartbeats may arrive out of order across instances). */
   heard(driverId: number, position: HeardPosition): void {
+    this.heardAt(driverId, position.latitude, position.longitude, position.atMs);
+  }
+
+  /** heard() without a position object: what each heartbeat calls. */
+  heardAt(driverId: number, latitude: number, longitude: number, atMs: number): void {
     const entry = this.entry(driverId);
-    if (entry.position && entry.position.atMs > position.atMs) return;
-    const cell = cellOf(position.latitude, position.longitude);
+    if (entry.cell !== undefined && entry.atMs > atMs) return;
+    const cell = cellOf(latitude, longitude);
     if (entry.cell !== cell) {
       if (entry.cell !== undefined) this.leaveCell(driverId, entry.cell);
       let members = this.cells.get(cell);
@@ -89,11 +100,14 @@ export class AvailableDrivers {
       members.add(driverId);
       entry.cell = cell;
     }
-    entry.position = position;
+    entry.latitude = latitude;
+    entry.longitude = longitude;
+    entry.atMs = atMs;
   }
 
   positionOf(driverId: number): HeardPosition | undefined {
-    return this.entries.get(driverId)?.position;
+    const entry = this.entries.get(driverId);
+    return entry?.cell === undefined ? undefined : { latitude: entry.latitude, longitude: entry.longitude, atMs: entry.atMs };
   }
 
   assigned(driverId: number, rideId: string): void {
@@ -114,7 +128,6 @@ export class AvailableDrivers {
     const entry = this.entries.get(driverId);
     if (!entry) return;
     if (entry.cell !== undefined) this.leaveCell(driverId, entry.cell);
-    entry.position = undefined;
     entry.cell = undefined;
     this.dropIfEmpty(driverId, entry);
   }
@@ -137,7 +150,7 @@ export class AvailableDrivers {
   /** Drops positions heard before the given time and entries left with nothing worth keeping. */
   prune(heardBefore: number): void {
     for (const [driverId, entry] of this.entries) {
-      if (entry.position && entry.position.atMs < heardBefore) this.forgetPosition(driverId);
+      if (entry.cell !== undefined && entry.atMs < heardBefore) this.forgetPosition(driverId);
       else this.dropIfEmpty(driverId, entry);
     }
   }
@@ -166,10 +179,9 @@ export class AvailableDrivers {
     const consider = (id: number): void => {
       const entry = this.entries.get(id);
       if (!entry || !matches(entry, query)) return;
-      const position = entry.position!;
-      if (Math.abs(position.latitude - point.latitude) > boxLat) return;
-      if (Math.abs((((position.longitude - point.longitude) % 360) + 540) % 360 - 180) > boxLng) return;
-      if (haversineKm(point, position) <= radiusKm) found(id);
+      if (Math.abs(entry.latitude - point.latitude) > boxLat) return;
+      if (Math.abs((((entry.longitude - point.longitude) % 360) + 540) % 360 - 180) > boxLng) return;
+      if (haversineKm(point, entry) <= radiusKm) found(id);
     };
     const latFrom = Math.floor((point.latitude - latBand) / CELL_DEGREES);
     const latTo = Math.floor((point.latitude + latBand) / CELL_DEGREES);
@@ -190,13 +202,13 @@ export class AvailableDrivers {
 
   private entry(driverId: number): Entry {
     let entry = this.entries.get(driverId);
-    if (!entry) this.entries.set(driverId, (entry = { availability: undefined, position: undefined, cell: undefined, rideId: undefined }));
+    if (!entry) this.entries.set(driverId, (entry = { availability: undefined, latitude: 0, longitude: 0, atMs: 0, cell: undefined, rideId: undefined }));
     return entry;
   }
 
   /** An offline driver without a position or ride tells the matcher nothing. */
   private dropIfEmpty(driverId: number, entry: Entry): void {
-    if (entry.position || entry.rideId !== undefined || entry.availability?.online) return;
+    if (entry.cell !== undefined || entry.rideId !== undefined || entry.availability?.online) return;
     this.entries.delete(driverId);
   }
 
@@ -213,5 +225,5 @@ function matches(entry: Entry, query: NearQuery): boolean {
   if (!availability?.online || !availability.approved) return false;
   if (availability.vehicleCategoryId !== null && availability.vehicleCategoryId !== query.vehicleCategoryId) return false;
   if (query.freeOnly && entry.rideId !== undefined) return false;
-  return entry.position !== undefined && entry.position.atMs >= query.heardSince;
+  return entry.cell !== undefined && entry.atMs >= query.heardSince;
 }

@@ -83,7 +83,7 @@ export class DriverMatchingService implements OnApplicationBootstrap, BeforeAppl
   /** A heartbeat answered here: counts at once, and reaches the other instances within a turn of the event loop. */
   heard(driverId: number, latitude: number, longitude: number, at: Date): void {
     const atMs = at.getTime();
-    this.drivers.heard(driverId, { latitude, longitude, atMs });
+    this.drivers.heardAt(driverId, latitude, longitude, atMs);
     if (!this.reportToOthers) return;
     if (!this.report) {
       this.report = { driver_ids: [], latitudes: [], longitudes: [], at_ms: [] };
@@ -105,7 +105,7 @@ export class DriverMatchingService implements OnApplicationBootstrap, BeforeAppl
   private positionsReported(e: DomainEventMap['driver.positions_reported'], meta: EventMeta): void {
     if (meta.local) return;
     for (let i = 0; i < e.driver_ids.length; i += 1) {
-      this.drivers.heard(e.driver_ids[i], { latitude: e.latitudes[i], longitude: e.longitudes[i], atMs: e.at_ms[i] });
+      this.drivers.heardAt(e.driver_ids[i], e.latitudes[i], e.longitudes[i], e.at_ms[i]);
     }
   }
 

@@ -12,7 +12,8 @@ export interface RouteLeg {
 
 /** Where distances and durations come from; a real routing engine can replace the default. */
 export abstract class RoutingProvider {
-  abstract route(from: GeoPoint, to: GeoPoint): Promise<RouteLeg>;
+  /** A leg, or a promise of one from an engine that must be asked (the default answers at once). */
+  abstract route(from: GeoPoint, to: GeoPoint): RouteLeg | Promise<RouteLeg>;
 }
 
 /**
@@ -26,9 +27,9 @@ export class GreatCircleRoutingProvider extends RoutingProvider {
     super();
   }
 
-  route(from: GeoPoint, to: GeoPoint): Promise<RouteLeg> {
+  route(from: GeoPoint, to: GeoPoint): RouteLeg {
     const distanceKm = Math.round(haversineKm(from, to) * this.config.routingRoadFactor * 100) / 100;
     const durationMinutes = Math.round((distanceKm / this.config.routingAverageSpeedKmh) * 60);
-    return Promise.resolve({ distanceKm, durationMinutes });
+    return { distanceKm, durationMinutes };
   }
 }

@@ -94,6 +94,25 @@ describe('SurgeService', () => {
   });
 });
 
+describe('SurgeService cell memory', () => {
+  it('forgets the least recently priced cell first when full (a forgotten cell starts again from the raw value)', () => {
+    const { signals } = market(100, 0); // raw 2.00
+    const surge = surgeService(signals);
+    const cellAt = (i: number) => ({ latitude: 10.005 + Math.floor(i / 1000) * 0.01, longitude: 10.005 + (i % 1000) * 0.01 });
+    surge.multiplierAt(cellAt(0), 1, 0);
+    surge.multiplierAt(cellAt(1), 1, 0);
+    for (let i = 2; i < 20_000; i++) surge.multiplierAt(cellAt(i), 1, 0); // full: 20,000 cells
+    signals.open = 0; // raw 1.00 from now on
+    expect(surge.multiplierAt(cellAt(0), 1, 1000)).toBe(1.98); // smoothed: remembered, and now the most recent
+    surge.multiplierAt(cellAt(20_000), 1, 1000); // one more cell: the oldest (cell 1) goes
+    expect(surge.multiplierAt(cellAt(0), 1, 1000)).toBe(1.98);
+    expect(surge.multiplierAt(cellAt(1), 1, 1000)).toBe(1); // forgotten: raw again
+    expect(surge.multiplierAt(cellAt(2), 1, 1000)).toBe(1); // cell 1 came back and pushed cell 2 out
+    expect(surge.multiplierAt(cellAt(3), 1, 1000)).toBe(1);
+    expect(surge.multiplierAt(cellAt(19_999), 1, 1000)).toBe(1.98);
+  });
+});
+
 describe('computeFare with surge', () => {
   const economy = { id: 1, baseFareMinor: 250, perKmRateMinor: 120, perMinuteRateMinor: 25, minimumFareMinor: 600 };
 

@@ -38,10 +38,13 @@ export class VehicleCategoriesService {
     return (await this.snapshot()).list.filter((c) => c.isActive);
   }
 
-  /** The category, or undefined when it does not exist or is inactive. */
-  async findActive(id: number): Promise<VehicleCategoryEntity | undefined> {
-    const category = (await this.snapshot()).byId.get(id);
-    return category?.isActive ? category : undefined;
+  /**
+   * The category, or undefined when it does not exist or is inactive: without a promise once the
+   * list is in memory (every estimate asks), a promise only while the first load runs.
+   */
+  findActive(id: number): VehicleCategoryEntity | undefined | Promise<VehicleCategoryEntity | undefined> {
+    const snapshot = this.snapshot();
+    return snapshot instanceof Promise ? snapshot.then((s) => activeIn(s, id)) : activeIn(snapshot, id);
   }
 
   /** After the vehicle_categories table was edited (operator CLI `categories:reload`): every instance reloads. */
@@ -56,12 +59,12 @@ export class VehicleCategoriesService {
     this.cache.invalidate(ALL);
   }
 
-  private async snapshot(): Promise<Snapshot> {
+  private snapshot(): Snapshot | Promise<Snapshot> {
     const fresh = this.cache.peek(ALL);
     if (fresh) return fresh;
     const loading = this.cache.load(ALL, () => this.load());
     const stale = this.last;
-    if (!stale || !this.cache.enabled) return (await loading)!;
+    if (!stale || !this.cache.enabled) return loading.then((s) => s!);
     // A background reload has no caller awaiting it: without this its failure would be an
     // unhandled rejection. The first load's failure still reaches the caller that awaits it.
     loading.catch((err: unknown) => this.logger.warn({ err, msg: 'Reloading vehicle categories failed; serving the cached copy' }));
@@ -75,4 +78,9 @@ export class VehicleCategoriesService {
     if (generation === this.generation) this.last = snapshot;
     return snapshot;
   }
+}
+
+function activeIn(snapshot: Snapshot, id: number): VehicleCategoryEntity | undefined {
+  const category = snapshot.byId.get(id);
+  return category?.isActive ? category : undefined;
 }

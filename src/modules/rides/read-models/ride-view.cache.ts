@@ -33,7 +33,7 @@ export class RideViewCache {
     this.cache = new ReadThroughCache({ ttlMs: config.rideCacheMs, maxEntries: config.rideCacheMaxEntries });
   }
 
-  /** The cached ride if fresh (no promise, no database). `rideId` must be a lower-case UUID. */
+  /** The cached ride if fresh (no promise, no database). Keys are lower-case UUIDs: any other string misses. */
   peek(rideId: string): CachedRide | undefined {
     return this.cache.peek(rideId);
   }
