@@ -11,15 +11,18 @@
  *   point, BENCH_PAGES pages; "page" builds the body, "+bytes" also encodes it as Node does when it
  *   writes a string body (Buffer.byteLength and a UTF-8 copy);
  * - a breakdown of where the bytes go, each part built alone in this process and measured the same way.
- * BENCH_COMPARE=<another dist/> (e.g. a build of the previous commit) loads that build's index too, from
+ * BENCH_BUILD=<dist/> measures another build alone; BENCH_COMPARE=<another dist/> (e.g. a build of the previous commit) loads that build's index too, from
  * the same rows (a seeded random source), measures it the same way, times the two pages query by query
  * in alternation and checks that both answer every query with the same bytes.
+ * BENCH_GATE=<file>: after the load, waits for that file to exist, then times the pages and exits (for
+ * counting the pages' instructions alone: valgrind --tool=callgrind --instr-atstart=no, then
+ * `callgrind_control -i on <pid>` before creating the file).
  */
-const { readFileSync } = require('node:fs');
+const { existsSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { CENTER, HALF_LAT, HALF_LNG, randomPoint } = require('./lib/city');
 
-const DIST = join(__dirname, '..', 'dist');
+const DIST = process.env.BENCH_BUILD || join(__dirname, '..', 'dist');
 const BUILDS = [DIST, ...(process.env.BENCH_COMPARE ? [process.env.BENCH_COMPARE] : [])];
 const { rideToJson } = require(join(DIST, 'src/modules/rides/read-models/ride-view'));
 
@@ -208,7 +211,12 @@ async function main() {
     indexes.push(index);
   }
   memory();
+  if (process.env.BENCH_GATE) {
+    process.stdout.write(`loaded; waiting for ${process.env.BENCH_GATE}\n`);
+    while (!existsSync(process.env.BENCH_GATE)) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   const t = timePages(indexes);
+  if (process.env.BENCH_GATE) process.exit(0);
   process.stdout.write(`nearby page (5 km, ≤50 rides; ${t.rides.toFixed(1)} rides, ${(t.bytes / 1024).toFixed(1)} KB on average), ${PAGES} queries, builds alternating:\n`);
   t.times.forEach(({ page, withBytes }, i) => {
     process.stdout.write(

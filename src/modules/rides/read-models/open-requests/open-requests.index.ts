@@ -94,14 +94,20 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
   nearbyBody(q: NearbyQuery): string | undefined {
     if (!this.loaded) return undefined;
     const { slots } = this.gridFor(q.radiusKm).nearest(q, q.radiusKm, q.limit, { categoryId: q.vehicleCategoryId, openAtMs: Date.now() });
-    let body = '[';
+    const kept: number[] = [];
+    const hundredths: number[] = [];
     for (const slot of slots) {
       const km = haversineKm(q, { latitude: this.store.latitude(slot), longitude: this.store.longitude(slot) });
       if (km > q.radiusKm) continue;
-      // The SQL page's rounding: floor(km * 100 + 0.5) / 100.
-      body += `${body.length > 1 ? ',' : ''}${this.store.head(slot)},"distance_km":${Math.floor(km * 100 + 0.5) / 100}}`;
+      kept.push(slot);
+      hundredths.push(Math.floor(km * 100 + 0.5)); // the SQL page's rounding: floor(km * 100 + 0.5) / 100
     }
-    return `${body}]`;
+    let body = '[';
+    for (let i = 0; i < kept.length; i += 1) {
+      body += this.store.head(kept[i]!);
+      body += tailOf(hundredths[i]!, i < kept.length - 1);
+    }
+    return body + ']';
   }
 
   /** Open, unexpired requests of the category whose pickup is within radiusKm of the point. */
@@ -125,14 +131,11 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
     this.put(requestOf(e.ride, null, seq));
   }
 
-  /**
-   * A passenger's public profile shows in their open request: read it again. Found by a scan (about
-   * 0.1 ms at 100k open requests; profiles change rarely), which spares a map of passengers.
-   */
+  /** A passenger's public profile shows in their open request: read it again (profiles change rarely). */
   @OnDomainEvent('user.profile_changed')
   private async passengerChanged(e: { user_id: number }): Promise<void> {
-    const slot = this.store.occupied().find((s) => this.store.passengerId(s) === e.user_id);
-    if (slot === undefined) return;
+    const slot = this.store.slotOfPassenger(e.user_id);
+    if (slot < 0) return;
     const start = (this.seq += 1);
     this.apply(await this.repository.findOpen([this.store.id(slot)]), start);
   }
@@ -246,6 +249,21 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
     this.coarse.remove(slot);
     this.store.remove(slot);
   }
+}
+
+/** `,"distance_km":1.23}` (and with the comma before the next ride) by hundredths of a km, made once each: one string to join per ride, no number to format. */
+const TAILS: Array<[string, string] | undefined> = [];
+/** Made once up to this distance (about 1 MB at most; nearby's radius stops at 50 km); beyond, made each time. */
+const TAILS_UP_TO_KM = 100;
+
+function tailOf(hundredths: number, comma: boolean): string {
+  let tails = TAILS[hundredths];
+  if (!tails) {
+    const tail = JSON.parse(JSON.stringify(`,"distance_km":${hundredths / 100}}`)) as string; // flat: a template literal is a cons
+    tails = [tail, JSON.parse(JSON.stringify(`${tail},`)) as string];
+    if (hundredths <= 100 * TAILS_UP_TO_KM) TAILS[hundredths] = tails;
+  }
+  return tails[comma ? 1 : 0];
 }
 
 /** An index entry from the ride's wire object: serialised once, here. */
