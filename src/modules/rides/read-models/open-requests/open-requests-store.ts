@@ -45,17 +45,16 @@ export function unitVector(latitude: number, longitude: number): { x: number; y:
 }
 
 /**
- * The open requests in slots of typed arrays (struct of arrays) and a few strings per slot: under
- * 1 KB a request, where one object per request with its boxed numbers, strings and 1.3 KB of JSON
- * took 2 KB (bench/open-requests-memory.js; figures in BENCHMARKS.md). A slot's ride JSON is its
- * pieces between the runs its template shares with the other open rides (RideJsonTemplates): each
- * piece its own string, so the page joins them without slicing. Freed slots are reused.
+ * The open requests in slots of typed arrays (struct of arrays): under 0.8 KB a request, where one
+ * object per request with its boxed numbers, strings and 1.3 KB of JSON took 2 KB (measured:
+ * bench/open-requests-memory.js; BENCHMARKS.md). A slot's ride JSON is its own text (one flat string)
+ * plus the runs its template shares with the other open rides (RideJsonTemplates). Freed slots are reused.
  */
 export class OpenRequestStore {
   hot = new Float64Array(0);
   private cold = new Float64Array(0);
-  /** pieces[i][slot]: piece i of the slot's JSON (see RideJsonTemplates). */
-  private readonly pieces: Array<Array<string | undefined>> = Array.from({ length: MAX_HOLES + 1 }, () => []);
+  private cuts = new Uint32Array(0);
+  private texts: Array<string | undefined> = [];
   private ids: Array<string | undefined> = [];
   private readonly slots = new Map<string, number>();
   private readonly freeSlots: number[] = [];
@@ -95,7 +94,7 @@ export class OpenRequestStore {
     this.slots.delete(this.ids[slot]!);
     this.templates.release(this.cold[slot * COLD + TEMPLATE]!);
     this.ids[slot] = undefined;
-    for (const pieces of this.pieces) pieces[slot] = undefined;
+    this.texts[slot] = undefined;
     this.freeSlots.push(slot);
   }
 
@@ -139,13 +138,7 @@ export class OpenRequestStore {
 
   /** The slot's ride JSON without its closing brace (the page appends distance_km), byte for byte as it came in. */
   head(slot: number): string {
-    const runs = this.templates.runs(this.cold[slot * COLD + TEMPLATE]!);
-    let json = this.pieces[0]![slot]!;
-    for (let i = 0; i < runs.length; i += 1) {
-      json += runs[i]!;
-      json += this.pieces[i + 1]![slot]!;
-    }
-    return json;
+    return this.templates.join(this.cold[slot * COLD + TEMPLATE]!, this.texts[slot]!, this.cuts, slot * MAX_HOLES);
   }
 
   /** How many ride shapes the open requests have (a figure for the bench). */
@@ -154,7 +147,7 @@ export class OpenRequestStore {
   }
 
   private write(slot: number, r: OpenRequest): void {
-    const { template, pieces } = this.templates.split(r.json.slice(0, -1));
+    const { template, text, cuts } = this.templates.split(r.json.slice(0, -1));
     const { x, y, z } = unitVector(r.latitude, r.longitude);
     const h = slot * HOT;
     this.hot[h + X] = x;
@@ -170,7 +163,8 @@ export class OpenRequestStore {
     this.cold[c + PASSENGER] = r.passengerId ?? NaN;
     this.cold[c + FINGERPRINT] = r.fingerprint ?? NaN;
     this.cold[c + TEMPLATE] = template;
-    for (let i = 0; i <= MAX_HOLES; i += 1) this.pieces[i]![slot] = pieces[i];
+    this.cuts.set(cuts, slot * MAX_HOLES);
+    this.texts[slot] = text;
   }
 
   /** Half as many slots again (at least 1,024): copying costs about a millisecond per 100k slots. */
@@ -179,16 +173,17 @@ export class OpenRequestStore {
     const to = Math.max(1024, Math.ceil(from * 1.5));
     this.hot = grown(this.hot, to * HOT);
     this.cold = grown(this.cold, to * COLD);
+    this.cuts = grown(this.cuts, to * MAX_HOLES);
     for (let slot = from; slot < to; slot += 1) {
       this.ids.push(undefined); // push, not length =: a longer length makes the array sparse (a dictionary)
-      for (const pieces of this.pieces) pieces.push(undefined);
+      this.texts.push(undefined);
     }
     for (let slot = to - 1; slot >= from; slot -= 1) this.freeSlots.push(slot);
   }
 }
 
-function grown(array: Float64Array<ArrayBuffer>, length: number): Float64Array<ArrayBuffer> {
-  const bigger = new Float64Array(length);
+function grown<A extends Float64Array | Uint32Array>(array: A, length: number): A {
+  const bigger = new (array.constructor as new (n: number) => A)(length);
   bigger.set(array);
   return bigger;
 }

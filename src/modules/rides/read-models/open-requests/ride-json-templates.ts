@@ -12,17 +12,18 @@ const FEW_VALUED = new Set<string>(['currency']);
   else if (node.api.enum) FEW_VALUED.add(key);
 })(RIDE.root, '');
 
-/** Runs shared by open rides shorter than this stay in each ride's own pieces: a hole costs the page two joins. */
+/** Runs shared by open rides shorter than this stay in each ride's own text: a hole costs the page two joins. */
 const MIN_RUN = 32;
 /** At most this many holes per ride (the longest runs): the page joins 2 strings per hole and ride. */
-export const MAX_HOLES = 5;
+export const MAX_HOLES = 6;
 /** How many recently used templates a new ride is tried against before its JSON is tokenised. */
 const RECENT = 4;
 
-/** What a template splits a ride's JSON into: the pieces between its shared runs (one more than the runs), each a string of its own. */
+/** What a template splits a ride's JSON into: its own text (the pieces between the shared runs, joined) and where each piece ends. */
 export interface SplitJson {
   readonly template: number;
-  readonly pieces: readonly string[];
+  readonly text: string;
+  readonly cuts: readonly number[];
 }
 
 interface Template {
@@ -34,8 +35,8 @@ interface Template {
 
 /**
  * A ride's wire JSON (about 1.3 KB for a requested ride) is mostly keys and nulls every open ride
- * repeats; the index keeps each ride's own pieces (about 0.4 KB for a seeded ride) and, once per
- * shape, the long runs between. A ride is put back together byte for byte: its JSON is cut only where a run was found,
+ * repeats; the index keeps each ride's own text (about 0.3 KB) and, once per shape, the long runs
+ * between. A ride is put back together byte for byte: its JSON is cut only where a run was found,
  * so the pieces and runs joined are the JSON, whichever template matched.
  */
 export class RideJsonTemplates {
@@ -72,9 +73,18 @@ export class RideJsonTemplates {
     this.recent = this.recent.filter((r) => r !== t);
   }
 
-  /** The shared runs of a template: the JSON is piece₀ run₀ piece₁ run₁ … pieceₖ. */
-  runs(t: number): readonly string[] {
-    return this.templates[t]!.runs;
+  /** The ride's JSON from its text and cuts (cuts[cutsAt + i]: where piece i of the text ends). */
+  join(t: number, text: string, cuts: Uint32Array, cutsAt: number): string {
+    const { runs } = this.templates[t]!;
+    let json = '';
+    let from = 0;
+    for (let i = 0; i < runs.length; i += 1) {
+      const to = cuts[cutsAt + i]!;
+      json += text.slice(from, to);
+      json += runs[i]!;
+      from = to;
+    }
+    return json + text.slice(from);
   }
 
   get size(): number {
@@ -83,34 +93,32 @@ export class RideJsonTemplates {
 
   private cut(json: string, t: number): SplitJson | undefined {
     const template = this.templates[t]!;
+    const pieces: string[] = [];
     const cuts: number[] = [];
     let at = 0;
+    let length = 0;
     for (const run of template.runs) {
       const found = json.indexOf(run, at);
       if (found < 0) return undefined;
-      cuts.push(found);
+      pieces.push(json.slice(at, found));
+      length += found - at;
+      cuts.push(length);
       at = found + run.length;
     }
-    const pieces: string[] = [];
-    at = 0;
-    template.runs.forEach((run, i) => {
-      pieces.push(copyOf(json, at, cuts[i]!));
-      at = cuts[i]! + run.length;
-    });
-    pieces.push(copyOf(json, at, json.length));
+    pieces.push(json.slice(at));
     template.refs += 1;
     if (this.recent[0] !== t) this.recent = [t, ...this.recent.filter((r) => r !== t)].slice(0, RECENT);
-    return { template: t, pieces };
+    return { template: t, text: flatCopy(pieces), cuts };
   }
 }
 
 /**
- * json[from, to) as a string of its own: V8 copies a substring shorter than 13 characters, but a
- * longer one is a slice that keeps the whole JSON alive; a JSON round trip writes a fresh string.
+ * One flat string of the pieces: a slice of the JSON would keep the whole JSON alive, a
+ * concatenation would keep its parts; Array#join of two or more strings writes a fresh one.
  */
-function copyOf(json: string, from: number, to: number): string {
-  const s = json.slice(from, to);
-  return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string);
+function flatCopy(pieces: string[]): string {
+  if (pieces.filter((p) => p.length > 0).length >= 2) return pieces.join('');
+  return JSON.parse(JSON.stringify(pieces.join(''))) as string;
 }
 
 /**
@@ -153,7 +161,7 @@ function sharedRuns(json: string): string[] {
     .sort((a, b) => b[1] - b[0] - (a[1] - a[0]))
     .slice(0, MAX_HOLES)
     .sort((a, b) => a[0] - b[0])
-    .map(([from, to]) => copyOf(json, from, to));
+    .map(([from, to]) => JSON.parse(JSON.stringify(json.slice(from, to))) as string); // copies: a slice would keep this ride's JSON
 }
 
 /** The index just past the closing quote of the JSON string starting at `start`. */
