@@ -45,7 +45,7 @@ export function unitVector(latitude: number, longitude: number): { x: number; y:
 }
 
 /**
- * The open requests in slots of typed arrays (struct of arrays): under 0.8 KB a request, where one
+ * The open requests in slots of typed arrays (struct of arrays): about 0.8 KB a request, where one
  * object per request with its boxed numbers, strings and 1.3 KB of JSON took 2 KB (measured:
  * bench/open-requests-memory.js; BENCHMARKS.md). A slot's ride JSON is its own text (one flat string)
  * plus the runs its template shares with the other open rides (RideJsonTemplates). Freed slots are reused.
