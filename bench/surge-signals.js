@@ -5,19 +5,22 @@
  * over a 30 km city in the open-requests grid (both cell sizes the index keeps); the count of those
  * within 5 km of the centre, as an estimate asks for it.
  */
-const { OpenRequestsGrid, unitVector } = require('../dist/src/modules/rides/read-models/open-requests/open-requests-grid');
+const { OpenRequestsGrid } = require('../dist/src/modules/rides/read-models/open-requests/open-requests-grid');
+const { OpenRequestStore } = require('../dist/src/modules/rides/read-models/open-requests/open-requests-store');
 
 const N = 100_000;
 const CENTRE = { latitude: 52.52, longitude: 13.405 };
 const CALLS = 2000;
 
 for (const cellDeg of [0.01, 0.05]) {
-  const grid = new OpenRequestsGrid(cellDeg);
+  const store = new OpenRequestStore();
+  const grid = new OpenRequestsGrid(cellDeg, store);
   for (let i = 0; i < N; i += 1) {
     const latitude = CENTRE.latitude + (Math.random() - 0.5) * 0.27;
     const longitude = CENTRE.longitude + (Math.random() - 0.5) * 0.45;
-    const v = unitVector(latitude, longitude);
-    grid.put({ id: `r${i}`, latitude, longitude, ...v, categoryId: 1, expiresAtMs: Date.now() + 3_600_000, passengerId: i, updatedAt: '', head: '', fingerprint: null, seq: i });
+    const id = `r${i}`;
+    const json = `{"id":"${id}"}`;
+    grid.put(store.add({ id, latitude, longitude, categoryId: 1, expiresAtMs: Date.now() + 3_600_000, passengerId: i, updatedAtMs: 0, json, fingerprint: null, seq: i }));
   }
   let counted = 0;
   const started = process.hrtime.bigint();

@@ -1,37 +1,13 @@
 import type { GeoPoint } from '../../../../common/events/domain-events';
 import { EARTH_RADIUS_KM } from '../../../../common/geo';
-
-/** One open request as the index holds it: where it is, what it is, and its wire JSON. */
-export interface OpenRequest {
-  readonly id: string;
-  readonly latitude: number;
-  readonly longitude: number;
-  /** The pickup as a unit vector: the same point rides.pickup_vec holds, so the order is the SQL's. */
-  readonly x: number;
-  readonly y: number;
-  readonly z: number;
-  readonly categoryId: number;
-  readonly expiresAtMs: number;
-  readonly passengerId: number | null;
-  /** `updated_at` of the ride (ISO): an older copy never replaces a newer one. */
-  readonly updatedAt: string;
-  /** The ride's wire JSON without its closing brace, followed by `,"distance_km":`. */
-  readonly head: string;
-  /** The database's hash of the ride's view row, when the entry came from the database (reconciliation compares it). */
-  readonly fingerprint: string | null;
-  /** Which change put it here (a counter of the index): later changes win over older database reads. */
-  readonly seq: number;
-}
+import { CATEGORY, EXPIRES, HOT, OpenRequestStore, unitVector, X, Y, Z } from './open-requests-store';
 
 interface Cell {
   readonly row: number;
   readonly col: number;
-  readonly items: OpenRequest[];
-}
-
-interface Placed {
-  cell: Cell;
-  slot: number;
+  /** The slots of its requests, `n` of them. */
+  slots: Int32Array;
+  n: number;
 }
 
 /** Which requests a search keeps: of this category (null: any), expiring after this time. */
@@ -40,22 +16,15 @@ export interface OpenRequestFilter {
   openAtMs: number;
 }
 
-/** A hit of `nearest`: the request and its chord (straight-line distance between unit vectors). */
-export interface NearHit {
-  request: OpenRequest;
-  chord: number;
+/** The hits of `nearest`: slots, nearest first, and their chords (straight-line distance between unit vectors). */
+export interface NearHits {
+  slots: number[];
+  chords: number[];
 }
 
 const RAD = Math.PI / 180;
 /** Cell keys stay small integers (below 2^30, V8 Smis: no boxed doubles to hash): 18,000 rows × 40,000 ≥ 36,000 columns. */
 const KEY_STRIDE = 40_000;
-
-/** The unit vector of a point, as the generated column rides.pickup_vec computes it. */
-export function unitVector(latitude: number, longitude: number): { x: number; y: number; z: number } {
-  const lat = latitude * RAD;
-  const lng = longitude * RAD;
-  return { x: Math.cos(lat) * Math.cos(lng), y: Math.cos(lat) * Math.sin(lng), z: Math.sin(lat) };
-}
 
 /** The chord of an angle on the unit sphere. */
 function chordOf(angle: number): number {
@@ -70,13 +39,17 @@ function chordOf(angle: number): number {
  */
 export class OpenRequestsGrid {
   private readonly cells = new Map<number, Cell>();
-  private readonly placed = new Map<string, Placed>();
+  /** Where each slot sits in its cell's `slots` (its cell follows from its pickup). */
+  private at = new Int32Array(0);
   private readonly rows: number;
   /** Columns of each row: as many as make its cells about as wide as they are tall (one at the poles). */
   private readonly cols: readonly number[];
 
   /** `cellDeg`: the height of a row of cells, in degrees of latitude (0.01° ≈ 1.1 km). */
-  constructor(private readonly cellDeg: number) {
+  constructor(
+    private readonly cellDeg: number,
+    private readonly store: OpenRequestStore,
+  ) {
     this.rows = Math.round(180 / cellDeg);
     this.cols = Array.from({ length: this.rows }, (_, row) =>
       Math.max(1, Math.floor((360 * Math.cos((-90 + (row + 0.5) * cellDeg) * RAD)) / cellDeg)),
@@ -93,45 +66,45 @@ export class OpenRequestsGrid {
     return ((c % n) + n) % n;
   }
 
-  get size(): number {
-    return this.placed.size;
+  private keyOf(slot: number): number {
+    const row = this.rowOf(this.store.latitude(slot));
+    return row * KEY_STRIDE + this.colOf(row, this.store.longitude(slot));
   }
 
-  get(id: string): OpenRequest | undefined {
-    const at = this.placed.get(id);
-    return at ? at.cell.items[at.slot] : undefined;
-  }
-
-  *all(): IterableIterator<OpenRequest> {
-    for (const cell of this.cells.values()) yield* cell.items;
-  }
-
-  /** Adds the request, or replaces the one with its id. */
-  put(request: OpenRequest): void {
-    this.remove(request.id);
-    const row = this.rowOf(request.latitude);
-    const col = this.colOf(row, request.longitude);
-    const key = row * KEY_STRIDE + col;
-    let cell = this.cells.get(key);
-    if (!cell) this.cells.set(key, (cell = { row, col, items: [] }));
-    this.placed.set(request.id, { cell, slot: cell.items.length });
-    cell.items.push(request);
-  }
-
-  /** Removes the request (swap with the cell's last one); returns it, if it was there. */
-  remove(id: string): OpenRequest | undefined {
-    const at = this.placed.get(id);
-    if (!at) return undefined;
-    this.placed.delete(id);
-    const { items } = at.cell;
-    const gone = items[at.slot]!;
-    const last = items.pop()!;
-    if (last !== gone) {
-      items[at.slot] = last;
-      this.placed.get(last.id)!.slot = at.slot;
+  /** Places the slot by the pickup the store holds for it. */
+  put(slot: number): void {
+    if (slot >= this.at.length) {
+      const at = new Int32Array(this.store.capacity);
+      at.set(this.at);
+      this.at = at;
     }
-    if (items.length === 0) this.cells.delete(at.cell.row * KEY_STRIDE + at.cell.col);
-    return gone;
+    const key = this.keyOf(slot);
+    let cell = this.cells.get(key);
+    if (!cell) {
+      const row = Math.floor(key / KEY_STRIDE);
+      this.cells.set(key, (cell = { row, col: key - row * KEY_STRIDE, slots: new Int32Array(4), n: 0 }));
+    }
+    if (cell.n === cell.slots.length) {
+      const slots = new Int32Array(cell.n * 2);
+      slots.set(cell.slots);
+      cell.slots = slots;
+    }
+    this.at[slot] = cell.n;
+    cell.slots[cell.n] = slot;
+    cell.n += 1;
+  }
+
+  /** Takes the slot out (swap with its cell's last one); call it before the store's pickup for the slot changes. */
+  remove(slot: number): void {
+    const key = this.keyOf(slot);
+    const cell = this.cells.get(key)!;
+    const i = this.at[slot]!;
+    cell.n -= 1;
+    const last = cell.slots[cell.n]!;
+    cell.slots[i] = last;
+    this.at[last] = i;
+    if (cell.n === 0) this.cells.delete(key);
+    else if (cell.n * 4 <= cell.slots.length && cell.slots.length > 4) cell.slots = cell.slots.slice(0, cell.slots.length / 2);
   }
 
   /**
@@ -139,22 +112,25 @@ export class OpenRequestsGrid {
    * float noise never drops one the haversine keeps), nearest first, then by id. The filter is
    * checked inline, before any arithmetic: most rides of a cell are of another category.
    */
-  nearest(point: GeoPoint, radiusKm: number, limit: number, filter: OpenRequestFilter): NearHit[] {
+  nearest(point: GeoPoint, radiusKm: number, limit: number, filter: OpenRequestFilter): NearHits {
     const { categoryId, openAtMs } = filter;
     const p = unitVector(point.latitude, point.longitude);
     const maxChord = chordOf(radiusKm / EARTH_RADIUS_KM) * (1 + 1e-9) + 1e-12;
-    const hits: NearHit[] = [];
+    const hits: NearHits = { slots: [], chords: [] };
+    const hot = this.store.hot;
     for (const { cell, bound } of this.cellsWithin(point, radiusKm, maxChord)) {
-      if (hits.length === limit && bound > hits[limit - 1]!.chord) break;
-      for (const request of cell.items) {
-        if ((categoryId !== null && request.categoryId !== categoryId) || request.expiresAtMs <= openAtMs) continue;
-        const dx = request.x - p.x;
-        const dy = request.y - p.y;
-        const dz = request.z - p.z;
+      if (hits.slots.length === limit && bound > hits.chords[limit - 1]!) break;
+      for (let i = 0; i < cell.n; i += 1) {
+        const slot = cell.slots[i]!;
+        const o = slot * HOT;
+        if ((categoryId !== null && hot[o + CATEGORY] !== categoryId) || hot[o + EXPIRES]! <= openAtMs) continue;
+        const dx = hot[o + X]! - p.x;
+        const dy = hot[o + Y]! - p.y;
+        const dz = hot[o + Z]! - p.z;
         const chord = Math.sqrt(dx * dx + dy * dy + dz * dz);
         if (chord > maxChord) continue;
-        if (hits.length === limit && !before(chord, request.id, hits[limit - 1]!)) continue;
-        insertSorted(hits, { request, chord }, limit);
+        if (hits.slots.length === limit && !this.before(chord, slot, hits, limit - 1)) continue;
+        this.insertSorted(hits, slot, chord, limit);
       }
     }
     return hits;
@@ -165,17 +141,41 @@ export class OpenRequestsGrid {
     const { categoryId, openAtMs } = filter;
     const p = unitVector(point.latitude, point.longitude);
     const maxChord = chordOf(radiusKm / EARTH_RADIUS_KM);
+    const hot = this.store.hot;
     let n = 0;
     for (const { cell } of this.cellsWithin(point, radiusKm, maxChord)) {
-      for (const r of cell.items) {
-        if ((categoryId !== null && r.categoryId !== categoryId) || r.expiresAtMs <= openAtMs) continue;
-        const dx = r.x - p.x;
-        const dy = r.y - p.y;
-        const dz = r.z - p.z;
+      for (let i = 0; i < cell.n; i += 1) {
+        const o = cell.slots[i]! * HOT;
+        if ((categoryId !== null && hot[o + CATEGORY] !== categoryId) || hot[o + EXPIRES]! <= openAtMs) continue;
+        const dx = hot[o + X]! - p.x;
+        const dy = hot[o + Y]! - p.y;
+        const dz = hot[o + Z]! - p.z;
         if (dx * dx + dy * dy + dz * dz <= maxChord * maxChord) n += 1;
       }
     }
     return n;
+  }
+
+  /** Whether (chord, slot) comes before hit i: nearer, or as near with a smaller id. */
+  private before(chord: number, slot: number, hits: NearHits, i: number): boolean {
+    const than = hits.chords[i]!;
+    return chord < than || (chord === than && this.store.id(slot) < this.store.id(hits.slots[i]!));
+  }
+
+  /** Keeps the hits sorted by (chord, id) and at most `limit` long (full: the last one drops out). Shifts by hand: splice cost 0.4 µs a call. */
+  private insertSorted(hits: NearHits, slot: number, chord: number, limit: number): void {
+    const { slots, chords } = hits;
+    let i = slots.length;
+    if (i < limit) {
+      slots.push(slot);
+      chords.push(chord);
+    } else i = limit - 1;
+    for (; i > 0 && this.before(chord, slot, hits, i - 1); i -= 1) {
+      slots[i] = slots[i - 1]!;
+      chords[i] = chords[i - 1]!;
+    }
+    slots[i] = slot;
+    chords[i] = chord;
   }
 
   /** The occupied cells that may hold a point within the radius, each with a lower bound on its chord, nearest first. */
@@ -211,7 +211,7 @@ export class OpenRequestsGrid {
         if (bound <= maxChord) found.push({ cell, bound });
       }
     }
-    return found.sort((a, b) => a.bound - b.bound);
+    return byBound(found);
   }
 }
 
@@ -228,14 +228,26 @@ function meridianGap(longitude: number, cosLat: number, west: number, width: num
   return Math.asin(cosLat * Math.sin(gap * RAD));
 }
 
-function before(chord: number, id: string, than: NearHit): boolean {
-  return chord < than.chord || (chord === than.chord && id < than.request.id);
-}
+/** Index bits of a sort key: up to 2^21 cells. */
+const INDEX_BITS = 2 ** 21;
+/** Bound steps per unit of chord (a chord is at most 2: keys stay below 2^52, exact in a double). */
+const BOUND_STEPS = 2 ** 30;
 
-/** Keeps `hits` sorted by (chord, id) and at most `limit` long. */
-function insertSorted(hits: NearHit[], hit: NearHit, limit: number): void {
-  let i = hits.length;
-  while (i > 0 && before(hit.chord, hit.request.id, hits[i - 1]!)) i -= 1;
-  hits.splice(i, 0, hit);
-  if (hits.length > limit) hits.pop();
+/**
+ * The cells by bound, nearest first, each bound rounded down to 2^-30 (still a lower bound, and
+ * the order is by the rounded bound): keys (rounded bound, index) sorted as numbers in a
+ * Float64Array, without a comparator call per comparison (that sort was about a third of a page's
+ * search, callgrind of bench/open-requests-memory.js).
+ */
+function byBound(found: Array<{ cell: Cell; bound: number }>): Array<{ cell: Cell; bound: number }> {
+  if (found.length >= INDEX_BITS) return found.sort((a, b) => a.bound - b.bound);
+  const keys = new Float64Array(found.length);
+  for (let i = 0; i < found.length; i += 1) keys[i] = Math.floor(found[i]!.bound * BOUND_STEPS) * INDEX_BITS + i;
+  keys.sort();
+  const sorted: Array<{ cell: Cell; bound: number }> = [];
+  for (const key of keys) {
+    const step = Math.floor(key / INDEX_BITS);
+    sorted.push({ cell: found[key - step * INDEX_BITS]!.cell, bound: step / BOUND_STEPS });
+  }
+  return sorted;
 }

@@ -96,6 +96,29 @@ describe('OpenRequestsIndex', () => {
     expect(index.countNear(here, 5, 3)).toBe(0);
   });
 
+  it('gives back every ride JSON byte for byte, whatever its text holds, across shapes and replacements', async () => {
+    const { publish, index } = await setUp();
+    const nulls = { duration_minutes: null, end_scheduled_at: null, return_scheduled_at: null, promo_code: null, pickup_at: null, fare: null, tip: null };
+    const notes = ['plain', 'quote " and \\ backslash', 'a "," b', '","end_scheduled_at":null,"return_scheduled_at":null,"promo_code":null', 'ünïcödé 東京 😀', 'x'.repeat(70_000), ''];
+    const rides = new Map<string, RideView>();
+    notes.forEach((note, i) => {
+      const promo = i % 2 === 0 ? null : `P${i}`;
+      const r = { ...ride(`n${i}`, { note, latitude: 52.5 + i * 1e-4 }), ...nulls, promo_code: promo, status: 'requested' } as unknown as RideView;
+      rides.set(r.id, r);
+      publish('ride.requested', r);
+    });
+    const later = { ...rides.get('n3')!, promo_code: 'LATER', updated_at: '2026-01-02T00:00:00.000Z' } as unknown as RideView;
+    rides.set('n3', later);
+    publish('ride.offer_raised', later);
+    publish('ride.cancelled', { ...rides.get('n0')!, status: 'cancelled' } as unknown as RideView);
+    rides.delete('n0');
+    const body = index.nearbyBody({ latitude: 52.5, longitude: 13.4, radiusKm: 5, vehicleCategoryId: null, limit: 50 })!;
+    const listed = JSON.parse(body) as Array<{ id: string; distance_km: number }>;
+    expect(listed.map((r) => r.id).sort()).toEqual([...rides.keys()].sort());
+    const expected = listed.map((r) => `${JSON.stringify(rides.get(r.id)).slice(0, -1)},"distance_km":${r.distance_km}}`);
+    expect(body).toBe(`[${expected.join(',')}]`);
+  });
+
   it('answers nothing (the database then does) until the start-up load is done', () => {
     const repository = { streamOpen: () => new Promise(() => undefined) } as unknown as OpenRequestsRepository;
     const index = new OpenRequestsIndex(repository, new InProcessEventBus(), { openRequestsReconcileSeconds: 3600 } as AppConfig);

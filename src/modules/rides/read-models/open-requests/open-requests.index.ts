@@ -8,7 +8,8 @@ import { ASSIGNED_STATUSES, FINAL_STATUSES } from '../../ride-status';
 import { RIDE_TRANSITIONS } from '../../transitions/ride-transitions';
 import type { NearbyQuery } from '../rides.repository';
 import { rideToJson, RideView } from '../ride-view';
-import { OpenRequest, OpenRequestsGrid, unitVector } from './open-requests-grid';
+import { OpenRequestsGrid } from './open-requests-grid';
+import { OpenRequest, OpenRequestStore } from './open-requests-store';
 import { OpenRequestRow, OpenRequestsRepository } from './open-requests.repository';
 
 /** The statuses a driver bids in (the table's `bid` row): the index holds rides in these. */
@@ -42,9 +43,9 @@ const FINE_UP_TO_KM = 10;
 @Injectable()
 export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('OpenRequestsIndex');
-  private readonly grid = new OpenRequestsGrid(0.01);
-  private readonly coarse = new OpenRequestsGrid(0.05);
-  private readonly byPassenger = new Map<number, string>();
+  private readonly store = new OpenRequestStore();
+  private readonly grid = new OpenRequestsGrid(0.01, this.store);
+  private readonly coarse = new OpenRequestsGrid(0.05, this.store);
   private readonly tombstones = new Map<string, number>();
   private seq = 0;
   private loaded = false;
@@ -81,7 +82,7 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
   }
 
   get size(): number {
-    return this.grid.size;
+    return this.store.size;
   }
 
   /**
@@ -92,15 +93,21 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
    */
   nearbyBody(q: NearbyQuery): string | undefined {
     if (!this.loaded) return undefined;
-    const hits = this.gridFor(q.radiusKm).nearest(q, q.radiusKm, q.limit, { categoryId: q.vehicleCategoryId, openAtMs: Date.now() });
-    let body = '[';
-    for (const { request } of hits) {
-      const km = haversineKm(q, request);
+    const { slots } = this.gridFor(q.radiusKm).nearest(q, q.radiusKm, q.limit, { categoryId: q.vehicleCategoryId, openAtMs: Date.now() });
+    const kept: number[] = [];
+    const hundredths: number[] = [];
+    for (const slot of slots) {
+      const km = haversineKm(q, { latitude: this.store.latitude(slot), longitude: this.store.longitude(slot) });
       if (km > q.radiusKm) continue;
-      // The SQL page's rounding: floor(km * 100 + 0.5) / 100.
-      body += `${body.length > 1 ? ',' : ''}${request.head}${Math.floor(km * 100 + 0.5) / 100}}`;
+      kept.push(slot);
+      hundredths.push(Math.floor(km * 100 + 0.5)); // the SQL page's rounding: floor(km * 100 + 0.5) / 100
     }
-    return `${body}]`;
+    let body = '[';
+    for (let i = 0; i < kept.length; i += 1) {
+      body += this.store.head(kept[i]!);
+      body += tailOf(hundredths[i]!, i < kept.length - 1);
+    }
+    return body + ']';
   }
 
   /** Open, unexpired requests of the category whose pickup is within radiusKm of the point. */
@@ -119,18 +126,18 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
       return;
     }
     if (this.tombstones.has(id)) return;
-    const current = this.grid.get(id);
-    if (current && current.updatedAt > e.ride.updated_at) return;
+    const slot = this.store.slotOf(id);
+    if (slot >= 0 && this.store.updatedAtMs(slot) > Date.parse(e.ride.updated_at)) return;
     this.put(requestOf(e.ride, null, seq));
   }
 
-  /** A passenger's public profile shows in their open request: read it again. */
+  /** A passenger's public profile shows in their open request: read it again (profiles change rarely). */
   @OnDomainEvent('user.profile_changed')
   private async passengerChanged(e: { user_id: number }): Promise<void> {
-    const id = this.byPassenger.get(e.user_id);
-    if (id === undefined) return;
+    const slot = this.store.slotOfPassenger(e.user_id);
+    if (slot < 0) return;
     const start = (this.seq += 1);
-    this.apply(await this.repository.findOpen([id]), start);
+    this.apply(await this.repository.findOpen([this.store.id(slot)]), start);
   }
 
   /**
@@ -145,7 +152,7 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
     }
     const run = (this.loaded ? this.reconcile() : this.load()).then(
       (changes) => {
-        const entry = { msg: `Open requests resynchronised (${why})`, changes, size: this.grid.size };
+        const entry = { msg: `Open requests resynchronised (${why})`, changes, size: this.store.size };
         if (changes > 0 || why === 'start-up') this.logger.log(entry);
         else this.logger.debug(entry);
       },
@@ -188,13 +195,13 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
     const stale: string[] = [];
     for (const { id, fp } of rows) {
       open.add(id);
-      const current = this.grid.get(id);
-      if (current ? current.seq < start && current.fingerprint !== fp : (this.tombstones.get(id) ?? 0) < start) stale.push(id);
+      const slot = this.store.slotOf(id);
+      if (slot >= 0 ? this.store.seq(slot) < start && this.store.fingerprint(slot) !== fp : (this.tombstones.get(id) ?? 0) < start) stale.push(id);
     }
     let changes = 0;
-    for (const r of [...this.grid.all()]) {
-      if (!open.has(r.id) && r.seq < start) {
-        this.drop(r.id);
+    for (const slot of this.store.occupied()) {
+      if (!open.has(this.store.id(slot)) && this.store.seq(slot) < start) {
+        this.drop(this.store.id(slot));
         changes += 1;
       }
     }
@@ -210,9 +217,9 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
   private apply(rows: OpenRequestRow[], start: number): number {
     let changed = 0;
     for (const row of rows) {
-      const current = this.grid.get(row.id);
-      if ((current && current.seq >= start) || (this.tombstones.get(row.id) ?? 0) >= start) continue;
-      if (current?.fingerprint === row.fp) continue;
+      const slot = this.store.slotOf(row.id);
+      if ((slot >= 0 && this.store.seq(slot) >= start) || (this.tombstones.get(row.id) ?? 0) >= start) continue;
+      if (slot >= 0 && this.store.fingerprint(slot) === row.fp) continue;
       this.put(requestOf(rideToJson(row), row.fp, start));
       changed += 1;
     }
@@ -223,35 +230,54 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
     return radiusKm <= FINE_UP_TO_KM ? this.grid : this.coarse;
   }
 
+  /** Adds the request, or replaces the one with its id. */
   private put(request: OpenRequest): void {
-    const previous = this.grid.get(request.id);
-    if (previous?.passengerId != null) this.byPassenger.delete(previous.passengerId);
-    this.grid.put(request);
-    this.coarse.put(request);
-    if (request.passengerId !== null) this.byPassenger.set(request.passengerId, request.id);
+    let slot = this.store.slotOf(request.id);
+    if (slot >= 0) {
+      this.grid.remove(slot);
+      this.coarse.remove(slot);
+      this.store.replace(slot, request);
+    } else slot = this.store.add(request);
+    this.grid.put(slot);
+    this.coarse.put(slot);
   }
 
   private drop(id: string): void {
-    this.coarse.remove(id);
-    const gone = this.grid.remove(id);
-    if (gone?.passengerId != null && this.byPassenger.get(gone.passengerId) === id) this.byPassenger.delete(gone.passengerId);
+    const slot = this.store.slotOf(id);
+    if (slot < 0) return;
+    this.grid.remove(slot);
+    this.coarse.remove(slot);
+    this.store.remove(slot);
   }
 }
 
+/** `,"distance_km":1.23}` (and with the comma before the next ride) by hundredths of a km, made once each: one string to join per ride, no number to format. */
+const TAILS: Array<[string, string] | undefined> = [];
+/** Made once up to this distance (about 1 MB at most; nearby's radius stops at 50 km); beyond, made each time. */
+const TAILS_UP_TO_KM = 100;
+
+function tailOf(hundredths: number, comma: boolean): string {
+  let tails = TAILS[hundredths];
+  if (!tails) {
+    const tail = JSON.parse(JSON.stringify(`,"distance_km":${hundredths / 100}}`)) as string; // flat: a template literal is a cons
+    tails = [tail, JSON.parse(JSON.stringify(`${tail},`)) as string];
+    if (hundredths <= 100 * TAILS_UP_TO_KM) TAILS[hundredths] = tails;
+  }
+  return tails[comma ? 1 : 0];
+}
+
 /** An index entry from the ride's wire object: serialised once, here. */
-function requestOf(ride: RideView, fingerprint: string | null, seq: number): OpenRequest {
-  const json = JSON.stringify(ride);
+function requestOf(ride: RideView, fingerprint: number | null, seq: number): OpenRequest {
   const { latitude, longitude } = ride.pickup;
   return {
     id: ride.id.toLowerCase(),
     latitude,
     longitude,
-    ...unitVector(latitude, longitude),
     categoryId: ride.vehicle_category_id,
     expiresAtMs: Date.parse(ride.expires_at),
     passengerId: ride.passenger?.id ?? null,
-    updatedAt: ride.updated_at,
-    head: `${json.slice(0, -1)},"distance_km":`,
+    updatedAtMs: Date.parse(ride.updated_at),
+    json: JSON.stringify(ride),
     fingerprint,
     seq,
   };

@@ -7,8 +7,8 @@ import { RIDE_VIEW_COLUMNS, RIDE_VIEW_FROM, RideViewRow } from '../ride-view';
 /** Rides a driver may bid on (the table's `bid` row): exactly what the index holds, and what nearby lists. */
 const OPEN_FOR_BIDS = sqlAllowing('bid', 'other', 'r');
 
-/** The ride view row and its fingerprint (the database's 64-bit hash of that row). */
-export type OpenRequestRow = RideViewRow & { fp: string };
+/** The ride view row and its fingerprint (53 bits of the database's hash of that row: a double holds them exactly). */
+export type OpenRequestRow = RideViewRow & { fp: number };
 
 /**
  * The view rows of open requests, each with `fp`: a hash of the very columns the wire JSON is
@@ -16,7 +16,7 @@ export type OpenRequestRow = RideViewRow & { fp: string };
  * (hash_record_extended: PostgreSQL 14 or later; the machine's is 15, Docker's 16, the embedded 18).
  */
 function openViews(where: string): string {
-  return `SELECT v.*, hash_record_extended(v, 0)::text AS fp
+  return `SELECT v.*, (hash_record_extended(v, 0) >> 11)::float8 AS fp
             FROM (SELECT ${RIDE_VIEW_COLUMNS} ${RIDE_VIEW_FROM} WHERE ${OPEN_FOR_BIDS} ${where}) v`;
 }
 
@@ -62,7 +62,7 @@ export class OpenRequestsRepository {
   }
 
   /** Every open request's id and fingerprint, in one statement (one snapshot). */
-  fingerprints(): Promise<Array<{ id: string; fp: string }>> {
+  fingerprints(): Promise<Array<{ id: string; fp: number }>> {
     return this.dataSource.query(`SELECT id, fp FROM (${openViews('')}) o`);
   }
 
