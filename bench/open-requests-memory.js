@@ -105,7 +105,7 @@ async function loadIndex(dist) {
         if (!(await onPage(rows))) return;
       }
     },
-    fingerprints: async () => [],
+    streamFingerprints: async () => undefined,
     findOpen: async () => [],
   };
   const index = new OpenRequestsIndex(repository, new InProcessEventBus(), { openRequestsReconcileSeconds: 3600 });

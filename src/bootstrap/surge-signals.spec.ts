@@ -13,7 +13,7 @@ describe('SurgeSignals.openRequestsNear', () => {
   it('counts the open requests of the category around the point, as the index holds them, synchronously', async () => {
     const bus = new InProcessEventBus();
     const none = async () => [];
-    const repository = { streamOpen: async () => undefined, fingerprints: none, findOpen: none } as unknown as OpenRequestsRepository;
+    const repository = { streamOpen: async () => undefined, streamFingerprints: async () => undefined, findOpen: none } as unknown as OpenRequestsRepository;
     const index = new OpenRequestsIndex(repository, bus, { openRequestsReconcileSeconds: 3600 } as AppConfig);
     subscribeDomainEventHandlers(bus, index);
     await index.resynchronise('test');

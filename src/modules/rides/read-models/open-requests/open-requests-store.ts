@@ -106,9 +106,9 @@ export class OpenRequestStore {
     return -1;
   }
 
-  /** Every occupied slot (a copy: the caller may remove as it goes). */
-  occupied(): number[] {
-    return [...this.slots.values()];
+  /** Whether the slot holds a request. */
+  occupies(slot: number): boolean {
+    return this.ids[slot] !== undefined;
   }
 
   id(slot: number): string {

@@ -22,7 +22,7 @@ function ride(id: string, fields: { status?: string; latitude?: number; category
 
 /** The index on an in-process bus and an empty database (no row ever comes back). */
 async function setUp() {
-  const empty = { streamOpen: async () => undefined, fingerprints: async () => [], findOpen: async () => [] };
+  const empty = { streamOpen: async () => undefined, streamFingerprints: async () => undefined, findOpen: async () => [] };
   const bus = new InProcessEventBus();
   const index = new OpenRequestsIndex(empty as unknown as OpenRequestsRepository, bus, { openRequestsReconcileSeconds: 3600 } as AppConfig);
   subscribeDomainEventHandlers(bus, index);
