@@ -45,6 +45,8 @@ async function expectNotOffered(bookOn: TestApp, heartbeatOn: TestApp, driverSoc
   const passenger = await createUser(bookOn);
   await goOnline(heartbeatOn, witness);
   await heartbeat(heartbeatOn, witness);
+  // A heartbeat answered by another instance reaches the booking instance's matcher over the bus.
+  await waitFor('the witness matchable where the ride is booked', () => matchable(bookOn, witness));
   const ride = await bookRide(bookOn, passenger);
   expect(await witnessSocket.next('ride_requested', 3000)).toMatchObject({ ride_id: ride.id });
   await expectNothingMore([driverSocket]);
@@ -57,10 +59,13 @@ async function expectNotOffered(bookOn: TestApp, heartbeatOn: TestApp, driverSoc
  * over the bus, a moment after it was answered.
  */
 async function untilUnmatchable(t: TestApp, driver: TestUser): Promise<void> {
-  const port = t.get(NearbyDriversPort);
-  const matched = (): boolean => port.findOnlineDriverIdsNear(1, NEAR, t.config.matchingRadiusKm).includes(driver.id);
-  await waitFor('the driver matchable', matched);
-  await waitFor('the silent driver unmatchable', () => !matched());
+  await waitFor('the driver matchable', () => matchable(t, driver));
+  await waitFor('the silent driver unmatchable', () => !matchable(t, driver));
+}
+
+/** Whether that instance's matcher counts the driver as near NEAR and recent. */
+function matchable(t: TestApp, driver: TestUser): boolean {
+  return t.get(NearbyDriversPort).findOnlineDriverIdsNear(1, NEAR, t.config.matchingRadiusKm).includes(driver.id);
 }
 
 /** The checks shared by the memory store (one instance) and the Redis store (two instances). */
