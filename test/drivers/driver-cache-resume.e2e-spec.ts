@@ -1,7 +1,7 @@
 import { DriversService } from '../../src/modules/drivers/drivers.service';
 import { createUser } from '../support/factories';
-import { describeWithRedisServer, freePort, spawnRedis, TestRedis } from '../support/redis';
-import { startTestApp, TestApp } from '../support/test-app';
+import { twoInstancesOverOwnRedis } from '../support/instances';
+import { describeWithRedisServer } from '../support/redis';
 import { waitFor } from '../support/wait';
 
 /**
@@ -10,36 +10,21 @@ import { waitFor } from '../support/wait';
  * bus was down never reaches it, so that instance forgets every cached record when its bus returns.
  */
 describeWithRedisServer('driver record cache after the bus connection dropped', () => {
-  let redis: TestRedis;
-  let first: TestApp;
-  let second: TestApp;
-  let port: number;
-  beforeAll(async () => {
-    port = await freePort();
-    redis = await spawnRedis(port);
-    const env = { REDIS_URL: redis.url, DRIVER_CACHE_MS: '3600000' };
-    first = await startTestApp({ env });
-    second = await startTestApp({ databaseUrl: first.databaseUrl, env });
-  });
-  afterAll(async () => {
-    await second?.close();
-    await first?.close();
-    await redis?.stop();
-  });
+  const apps = twoInstancesOverOwnRedis({ DRIVER_CACHE_MS: '3600000' });
 
   it('a suspension missed while the bus was down counts once it reconnects', async () => {
+    const { first, second, stopRedis, restartRedis } = apps();
     const driver = await createUser(first, { role: 'driver' });
     const nearbyOnSecond = () =>
       second.request({ method: 'GET', url: '/api/v1/driver/rides/nearby?latitude=48.1&longitude=11.5', token: driver.accessToken });
     expect((await nearbyOnSecond()).statusCode).toBe(200); // the approved record is now cached on the second instance
 
-    await redis.stop();
-    await redis.exited;
+    await stopRedis();
     await first.get(DriversService).setApprovalStatus(driver.id, 'suspended');
     // The event never reached the second instance: its cached record still says approved.
     expect((await nearbyOnSecond()).statusCode).toBe(200);
 
-    redis = await spawnRedis(port);
+    await restartRedis();
     await waitFor('the reconnected instance dropped its cached records', async () => (await nearbyOnSecond()).statusCode === 403, 20_000);
   });
 });

@@ -1,8 +1,8 @@
 import { OpenRequestsIndex } from '../../src/modules/rides/read-models/open-requests/open-requests.index';
 import { closeSentinels, eventsCrossed } from '../realtime/live-client';
 import { createUser, TestUser } from '../support/factories';
-import { twoInstancesOverRedis } from '../support/instances';
-import { describeWithRedis, describeWithRedisServer, freePort, spawnRedis, TestRedis } from '../support/redis';
+import { twoInstancesOverOwnRedis, twoInstancesOverRedis } from '../support/instances';
+import { describeWithRedis, describeWithRedisServer } from '../support/redis';
 import { startTestApp, TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
 import { RideDispatchJob } from '../../src/modules/rides/jobs/ride-dispatch.job';
@@ -95,40 +95,25 @@ describeWithRedis('open requests across instances: raised offers and rides booke
 
 /** Pub/sub is at-most-once: what an instance missed while its bus was down, it reads back when the bus returns. */
 describeWithRedisServer('open requests after the bus connection dropped', () => {
-  let redis: TestRedis;
-  let first: TestApp;
-  let second: TestApp;
-  let port: number;
-  beforeAll(async () => {
-    port = await freePort();
-    redis = await spawnRedis(port);
-    // No periodic reconciliation within the test: only the reconnection can bring the instance back in step.
-    const env = { REDIS_URL: redis.url, OPEN_REQUESTS_RECONCILE_SECONDS: '3600' };
-    first = await startTestApp({ env });
-    second = await startTestApp({ databaseUrl: first.databaseUrl, env });
-  });
-  afterAll(async () => {
-    await second?.close();
-    await first?.close();
-    await redis?.stop();
-  });
+  // No periodic reconciliation within the test: only the reconnection can bring the instance back in step.
+  const apps = twoInstancesOverOwnRedis({ OPEN_REQUESTS_RECONCILE_SECONDS: '3600' });
 
   it('catches up from the database when it reconnects: rides booked meanwhile appear, rides cancelled meanwhile go', async () => {
+    const { first, second, stopRedis, restartRedis } = apps();
     await waitFor('both indexes loaded', () => first.get(OpenRequestsIndex).ready && second.get(OpenRequestsIndex).ready);
     const driver = await onlineDriver(second);
     const leaving = await createUser(first);
     const before = await bookRide(first, leaving, { pickup: area(31.1) });
     await waitFor('the booking crossed', async () => (await nearbyIds(second, driver, 31.1)).includes(before.id));
 
-    await redis.stop();
-    await redis.exited;
+    await stopRedis();
     const during = await bookRide(first, await createUser(first), { pickup: area(31.1) });
     expect((await cancel(first, leaving, before.id)).statusCode).toBe(200);
     expect(await nearbyIds(first, driver, 31.1)).toEqual([during.id]);
     // The other instance heard of neither.
     expect(await nearbyIds(second, driver, 31.1)).toEqual([before.id]);
 
-    redis = await spawnRedis(port);
+    await restartRedis();
     await waitFor('the reconnected instance caught up', async () => (await nearbyIds(second, driver, 31.1)).join() === during.id, 20_000);
   });
 });

@@ -60,7 +60,6 @@ export async function startRedis(): Promise<TestRedis> {
   return spawnRedis();
 }
 
-/** A throwaway redis-server (no persistence), with a connected client: on `port` (a restart) or a random one. */
 /** A port nobody listens on now, chosen by the OS: a random guess could land on another test's server. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -73,6 +72,7 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** A throwaway redis-server (no persistence), with a connected client: on `port` (a restart) or a free one. */
 export async function spawnRedis(port?: number): Promise<TestRedis> {
   port ??= await freePort();
   const server: ChildProcess = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], {
