@@ -21,11 +21,12 @@ const { join, resolve } = require('node:path');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
 const { freePort } = require('../sim/lib/service');
+const { benchServiceEnv, BENCH_OTP } = require('./lib/service-env');
 
 const ADMIN_URL = process.env.BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const REQUESTS = Number(process.env.HOTPATH_REQUESTS || 20_000);
 const ROUNDS = Number(process.env.HOTPATH_ROUNDS || 5);
-const OTP = '123456';
+const OTP = BENCH_OTP;
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const PICKUP = { address: '1 Market St', latitude: 37.7936, longitude: -122.3958 };
 const DROPOFF = { address: '500 Castro St', latitude: 37.7609, longitude: -122.435 };
@@ -50,23 +51,7 @@ async function start(label, dir) {
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   const port = await freePort();
-  const env = {
-    ...process.env,
-    DATABASE_URL: url.toString(),
-    NODE_ENV: 'development',
-    OTP_DEV_FIXED_CODE: OTP,
-    LOG_LEVEL: 'warn',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
-    AUTH_RATE_LIMIT_PER_IP_PER_MINUTE: '0',
-    BOOKING_RATE_LIMIT_PER_HOUR: '0',
-    BID_RATE_LIMIT_PER_MINUTE: '0',
-    OTP_RESEND_COOLDOWN_SECONDS: '0',
-    OTP_MAX_PER_HOUR: '0',
-    DRIVER_AUTO_APPROVE: 'true',
-    RIDE_REQUEST_TTL_MINUTES: '120',
-  };
+  const env = benchServiceEnv({ databaseUrl: url.toString(), port });
   const nodeArgs = process.env.HOTPATH_NODE_ARGS ? process.env.HOTPATH_NODE_ARGS.split(' ').filter(Boolean) : [];
   const command = [process.execPath, ...nodeArgs, join(dir, 'dist', 'src', 'main.js')];
   const child = spawn(command[0], command.slice(1), { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -20,6 +20,7 @@ const { freePort } = require('../sim/lib/service');
 const { randomPoint, seedDrivers, seedRequestedRides, firstCategoryId, CENTER } = require('./lib/city');
 const { mintAccessToken } = require('./lib/jwt');
 const { cpuMs } = require('./lib/stats');
+const { benchServiceEnv, BENCH_JWT_SECRET } = require('./lib/service-env');
 
 const ROOTS = process.argv.slice(2).map((r) => resolve(r));
 if (ROOTS.length === 0) ROOTS.push(join(__dirname, '..'));
@@ -29,7 +30,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 const DURATION = Number(process.env.BENCH_DURATION || 5);
 const WARMUP = Number(process.env.BENCH_WARMUP || 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
-const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
+const JWT_SECRET = BENCH_JWT_SECRET;
 const DB = `nearby_cost_${process.pid}`;
 
 function start(root, env, args = []) {
@@ -83,7 +84,7 @@ async function main() {
   url.pathname = `/${DB}`;
   const port = await freePort();
   const basePort = await freePort();
-  const env = { ...process.env, DATABASE_URL: url.toString(), NODE_ENV: 'development', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', JWT_SECRET, RIDE_REQUEST_TTL_MINUTES: '120' };
+  const env = benchServiceEnv({ databaseUrl: url.toString(), port });
   const base = `http://127.0.0.1:${port}`;
   const baseline = spawn(process.execPath, [join(__dirname, 'baseline-server.js')], { env: { ...process.env, PORT: String(basePort) }, stdio: 'ignore' });
   const db = new Client({ connectionString: url.toString() });

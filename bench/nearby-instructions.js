@@ -24,6 +24,7 @@ const { Client } = require('pg');
 const { freePort } = require('../sim/lib/service');
 const { CENTER, randomPoint, seedDrivers, seedRequestedRides, firstCategoryId } = require('./lib/city');
 const { mintAccessToken } = require('./lib/jwt');
+const { benchServiceEnv, BENCH_JWT_SECRET } = require('./lib/service-env');
 
 const ROOTS = process.argv.slice(2).map((r) => resolve(r));
 if (ROOTS.length === 0) ROOTS.push(join(__dirname, '..'));
@@ -32,7 +33,7 @@ const RIDES = Number(process.env.BENCH_RIDES || 20_000);
 const WARM = Number(process.env.BENCH_WARM || 300);
 const REQUESTS = Number(process.env.BENCH_REQUESTS || 1_000);
 const REPEAT = Number(process.env.BENCH_REPEAT || 3);
-const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
+const JWT_SECRET = BENCH_JWT_SECRET;
 const DB = `nearby_instr_${process.pid}`;
 
 async function until(check, seconds, what) {
@@ -89,7 +90,7 @@ async function main() {
   // The periodic sweeps and reconciliations are pushed out of the windows: under valgrind a window
   // lasts minutes, and a 20,000-ride reconciliation in one would count as nearby's.
   const quiet = { OPEN_REQUESTS_RECONCILE_SECONDS: '3600', DRIVER_MATCHING_RECONCILE_SECONDS: '3600', RIDE_EXPIRY_SWEEP_SECONDS: '3600', RIDE_DISPATCH_SWEEP_SECONDS: '3600' };
-  const env = { ...process.env, ...quiet, DATABASE_URL: url.toString(), NODE_ENV: 'development', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', JWT_SECRET, RIDE_REQUEST_TTL_MINUTES: '120' };
+  const env = benchServiceEnv({ databaseUrl: url.toString(), port, ...quiet });
   const base = `http://127.0.0.1:${port}`;
   const db = new Client({ connectionString: url.toString() });
   const out = mkdtempSync(join(tmpdir(), 'nearby-cg-'));

@@ -39,7 +39,6 @@ const NOW = Date.now();
 const N = Number(process.env.BENCH_RIDES || 100_000);
 const PAGES = Number(process.env.BENCH_PAGES || 3000);
 const CATEGORIES = [1, 2, 3, 4, 5];
-const PAGE = 2000;
 const gc = global.gc;
 if (!gc) throw new Error('run with node --expose-gc');
 

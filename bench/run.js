@@ -30,6 +30,7 @@ const { Client } = require('pg');
 const { firstCategoryId } = require('./lib/city');
 const { createHotPaths } = require('./lib/hot-paths');
 const { createProcesses, gitCommit } = require('./lib/processes');
+const { benchServiceEnv, BENCH_JWT_SECRET, BENCH_OTP } = require('./lib/service-env');
 const { freePort } = require('../sim/lib/service');
 const { cityCapacity } = require('./city-capacity');
 const { acceptRaces, heartbeats, mintAccessToken, nearbyBehindCancelled, nearbyCity, rssMb, seedDrivers } = require('./city-scenarios');
@@ -51,8 +52,8 @@ const CITY = process.env.BENCH_CITY ? process.env.BENCH_CITY.split(',').map((s) 
 const runsCity = (name) => !CITY || CITY.includes(name);
 const PARTIAL = Boolean(ONLY || CITY || process.env.BENCH_RIDES);
 const ADMIN_URL = process.env.BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
-const OTP = '123456';
+const JWT_SECRET = BENCH_JWT_SECRET;
+const OTP = BENCH_OTP;
 
 const { children, startProcess, waitUntilLive, stopAll, provisionDatabase } = createProcesses({ root: ROOT, adminUrl: ADMIN_URL });
 const { api, signUp, prepare, scenarios, measure, probe, table, cpuSnapshot } = createHotPaths({ connections: CONNECTIONS, warmup: WARMUP, duration: DURATION, otp: OTP });
@@ -69,23 +70,7 @@ async function main() {
   const probeDb = new Client({ connectionString: databaseUrl });
   await probeDb.connect().catch(() => undefined);
 
-  const env = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    NODE_ENV: 'development',
-    OTP_DEV_FIXED_CODE: OTP,
-    LOG_LEVEL: 'warn',
-    PORT: String(servicePort),
-    HOST: '127.0.0.1',
-    JWT_SECRET,
-    AUTH_RATE_LIMIT_PER_IP_PER_MINUTE: '0',
-    BOOKING_RATE_LIMIT_PER_HOUR: '0',
-    BID_RATE_LIMIT_PER_MINUTE: '0',
-    OTP_RESEND_COOLDOWN_SECONDS: '0',
-    OTP_MAX_PER_HOUR: '0',
-    DRIVER_AUTO_APPROVE: 'true',
-    RIDE_REQUEST_TTL_MINUTES: '120',
-  };
+  const env = benchServiceEnv({ databaseUrl, port: servicePort });
   // BENCH_SERVICE_ARGS: extra node flags for the service (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
   const serviceArgs = [...(process.env.BENCH_SERVICE_ARGS ? process.env.BENCH_SERVICE_ARGS.split(' ').filter(Boolean) : []), join(ROOT, 'dist', 'src', 'main.js')];
   let service = startProcess('service', serviceArgs, env);
