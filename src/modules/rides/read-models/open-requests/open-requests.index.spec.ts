@@ -127,3 +127,44 @@ describe('OpenRequestsIndex', () => {
     expect(index.nearbyBody({ latitude: 0, longitude: 0, radiusKm: 5, vehicleCategoryId: null, limit: 50 })).toBeUndefined();
   });
 });
+
+describe('OpenRequestsIndex reconciliation, streamed page by page', () => {
+  /** The index on a database that lists `listed` (in pages as the index asks for them) and runs `between` after the first page. */
+  async function reconciled(events: RideView[], listed: string[], between: (publish: (r: RideView) => void) => void) {
+    const repository = {
+      streamOpen: async () => undefined,
+      findOpen: async () => [],
+      streamFingerprints: async (pageSize: number, onPage: (rows: Array<{ id: string; fp: number }>) => Promise<boolean>) => {
+        for (let i = 0; i < listed.length; i += pageSize) {
+          await onPage(listed.slice(i, i + pageSize).map((id) => ({ id, fp: 1 })));
+          if (i === 0) between(publish);
+        }
+      },
+    };
+    const bus = new InProcessEventBus();
+    const index = new OpenRequestsIndex(repository as unknown as OpenRequestsRepository, bus, { openRequestsReconcileSeconds: 3600 } as AppConfig);
+    subscribeDomainEventHandlers(bus, index);
+    const publish = (r: RideView) => bus.publish('ride.requested', { ride_id: r.id, ride: r } as never);
+    await index.resynchronise('start-up');
+    for (const r of events) publish(r);
+    await index.reconcile();
+    return index;
+  }
+
+  it('drops what the database no longer lists, keeps what an event put while the pages were read', async () => {
+    const index = await reconciled([ride('a'), ride('b'), ride('c')], ['a', 'c'], (publish) => publish(ride('d')));
+    const ids = JSON.parse(index.nearbyBody({ latitude: 52.5, longitude: 13.4, radiusKm: 5, vehicleCategoryId: null, limit: 50 })!).map((r: RideView) => r.id);
+    expect(ids.sort()).toEqual(['a', 'c', 'd']);
+  });
+
+  it('sweeps an index larger than a page: every unlisted ride goes, every listed one stays', async () => {
+    const ids = Array.from({ length: 12_000 }, (_, i) => `r${String(i).padStart(5, '0')}`);
+    const gone = new Set(['r00007', 'r05000', 'r11999']);
+    const index = await reconciled(
+      ids.map((id) => ride(id)),
+      ids.filter((id) => !gone.has(id)),
+      () => undefined,
+    );
+    expect(index.size).toBe(11_997);
+  });
+});
