@@ -1,17 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { asDeliveryError, DeliveryError, DeliveryFailureKind, untilAborted } from '../../../common/messaging/delivery-error';
 import { Metrics } from '../../../common/metrics/metrics';
+import { RetryBudget, withOneRetry } from '../../../common/errors/one-retry';
 import { AppConfig } from '../../../config/app-config';
 import { AuthError } from '../auth.errors';
 import type { Contact } from '../services/contact-normalizer';
 import { LogOtpSender, OTP_SENDERS, OtpContactKind, OtpMessage, OtpSender } from './otp-sender';
 
-/** One retry, all of it within this (CONTRACT §10). */
-export const OTP_DELIVERY_BUDGET_MS = 5000;
-/** The first attempt may use this much, so that a provider that hangs still leaves time for the retry. */
-const FIRST_ATTEMPT_MS = 3000;
-/** A fast failure (connection refused) is retried after this pause rather than at once. */
-const RETRY_PAUSE_MS = 200;
+/** One retry, all of it within 5 s (CONTRACT §10); the first attempt leaves time for the retry. */
+export const OTP_DELIVERY_BUDGET: RetryBudget = { budgetMs: 5000, firstAttemptMs: 3000, pauseMs: 200 };
 /** `Retry-After` of a 503: the failed attempt counted towards no limit, so this is only a hint. */
 export const OTP_RETRY_AFTER_SECONDS = 5;
 
@@ -75,21 +72,21 @@ export class OtpDelivery {
   }
 
   private async deliverOne({ sender }: OtpDestination, message: OtpMessage, userId: number): Promise<Outcome> {
-    const deadline = Date.now() + OTP_DELIVERY_BUDGET_MS;
-    let failure: DeliveryError = new DeliveryError('unavailable', 'no attempt fitted in the time budget');
-    for (let attempt = 1; attempt <= 2; attempt += 1) {
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) break;
-      try {
-        await attemptWithin(sender, message, attempt === 1 ? Math.min(remaining, FIRST_ATTEMPT_MS) : remaining);
-        this.metrics.otpSent.labels(sender.channel).inc();
-        if (attempt > 1) this.logger.log({ msg: 'Sign-in code delivered on the retry', channel: sender.channel, user_id: userId });
-        return 'delivered';
-      } catch (err) {
-        failure = asDeliveryError(err);
-        if (failure.kind !== 'unavailable') break;
-        if (attempt === 1) await pause(Math.min(RETRY_PAUSE_MS, Math.max(0, deadline - Date.now())));
-      }
+    let failure: DeliveryError;
+    try {
+      const attempts = await withOneRetry(
+        OTP_DELIVERY_BUDGET,
+        async (ms, attempt) => {
+          await attemptWithin(sender, message, ms);
+          return attempt;
+        },
+        (err) => asDeliveryError(err).kind === 'unavailable',
+      );
+      this.metrics.otpSent.labels(sender.channel).inc();
+      if (attempts > 1) this.logger.log({ msg: 'Sign-in code delivered on the retry', channel: sender.channel, user_id: userId });
+      return 'delivered';
+    } catch (err) {
+      failure = asDeliveryError(err);
     }
     this.metrics.otpFailed.labels(sender.channel, failure.kind).inc();
     this.logger.warn({
@@ -118,8 +115,4 @@ async function attemptWithin(sender: OtpSender, message: OtpMessage, ms: number)
   } finally {
     clearTimeout(timer);
   }
-}
-
-function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
