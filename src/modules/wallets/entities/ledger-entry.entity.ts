@@ -1,14 +1,28 @@
 import { Check, Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-export type LedgerEntryKind = 'funding' | 'ride_fare' | 'ride_earning' | 'ride_commission' | 'ride_tip' | 'tip_earning';
+export type LedgerEntryKind =
+  | 'funding'
+  | 'ride_fare'
+  | 'ride_earning'
+  | 'ride_commission'
+  | 'ride_tip'
+  | 'tip_earning'
+  // Card money enters from the external account (CONTRACT §12): a captured fare, a card tip.
+  | 'card_fare'
+  | 'card_tip'
+  // The passenger's (or the card's) side of a cancellation fee, and the driver's.
+  | 'cancellation_fee'
+  | 'fee_earning'
+  | 'refund'
+  | 'payout';
 
 /** Append-only (a trigger refuses UPDATE and DELETE); the entries of one transfer sum to zero. */
 @Entity({ name: 'wallet_ledger_entries' })
 @Check('wallet_ledger_entries_amount_minor_check', `amount_minor <> 0`)
 @Index('wallet_ledger_wallet_idx', ['walletId', 'id'])
 @Index('wallet_ledger_transfer_idx', ['transferId'])
-// A ride's fare, earning, commission and tip are each booked once.
-@Index('wallet_ledger_ride_once_uq', ['rideId', 'kind'], { unique: true, where: 'ride_id IS NOT NULL' })
+// A ride's fare, earning, commission, fee and tip are each booked once; refunds may come in parts.
+@Index('wallet_ledger_ride_once_uq', ['rideId', 'kind'], { unique: true, where: `ride_id IS NOT NULL AND kind <> 'refund'` })
 export class LedgerEntryEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id!: number;

@@ -4,7 +4,8 @@ export type WalletKind = 'user' | 'platform' | 'external';
 
 @Entity({ name: 'wallets' })
 @Check('wallets_kind_check', `kind IN ('user', 'platform', 'external')`)
-@Check('wallets_check', `kind = 'external' OR balance_minor >= 0`)
+// The platform bears refunds (CONTRACT §12) and may owe more than its commissions brought in.
+@Check('wallets_check', `kind IN ('external', 'platform') OR balance_minor >= 0`)
 // One platform and one external account.
 @Index('wallets_system_kind_uq', ['kind'], { unique: true, where: `kind IN ('platform', 'external')` })
 export class WalletEntity {
