@@ -18,6 +18,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { AuthModule } from './modules/auth/auth.module';
+import { PaymentsModule } from './modules/payments/payments.module';
 import { DriversModule } from './modules/drivers/drivers.module';
 import { RealtimeModule } from './modules/realtime/realtime.module';
 import { RidesModule } from './modules/rides/rides.module';
@@ -44,6 +45,7 @@ export class AppModule {
         TripSharingModule,
         RealtimeModule,
         WalletsModule,
+        PaymentsModule,
       ],
       providers: [
         { provide: ERROR_STATUSES, useValue: ERROR_STATUS },

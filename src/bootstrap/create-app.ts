@@ -19,6 +19,7 @@ import { applyRouting, setupOpenApi } from './openapi';
 import { answerClientError, requestTimeouts } from './request-deadlines';
 import { loggableUrl } from '../common/http/loggable-url';
 import { LiveWsAdapter } from '../modules/realtime/live-ws-adapter';
+import { RAW_BODY, STRIPE_WEBHOOK_ROUTE } from '../modules/payments/payments.routes';
 
 export interface CreateAppOptions {
   logger?: Logger;
@@ -160,13 +161,20 @@ function installRequestHooks(fastify: FastifyInstance, headers: SecurityHeaders,
  * body-less POSTs (logout, accept); that is treated as no body rather than as malformed JSON.
  * Nesting depth, keys per object, elements per array and values in all are checked on the raw
  * bytes before anything else (decoding, parsing, validation) runs: a megabyte of keys is refused
- * in about a millisecond instead of holding the event loop for seconds.
+ * in about a millisecond instead of holding the event loop for seconds. Stripe's webhook alone keeps
+ * its raw bytes (the signature covers them).
  */
 function installJsonOnlyBodyParsing(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('text/plain');
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const bytes = body as Buffer;
+    // Stripe signs the bytes it sends: its webhook gets them as they came, and nothing is parsed.
+    if (request.routeOptions.url === STRIPE_WEBHOOK_ROUTE.url) {
+      (request as FastifyRequest & { [RAW_BODY]?: Buffer })[RAW_BODY] = bytes;
+      done(null, undefined);
+      return;
+    }
     if (isBlank(bytes)) {
       done(null, undefined);
       return;

@@ -3,6 +3,7 @@ import type { CommonErrorCode } from '../common/errors/common.errors';
 import type { AuthErrorCode } from '../modules/auth/auth.errors';
 import type { UserErrorCode } from '../modules/users/users.errors';
 import type { WalletErrorCode } from '../modules/wallets/wallets.errors';
+import type { PaymentErrorCode } from '../modules/payments/payments.errors';
 import type { RideErrorCode } from '../modules/rides/rides.errors';
 import type { BidErrorCode } from '../modules/rides/bids/bids.errors';
 import type { ChatErrorCode } from '../modules/rides/chat/ride-chat.errors';
@@ -14,6 +15,7 @@ export type AppErrorCode =
   | AuthErrorCode
   | UserErrorCode
   | WalletErrorCode
+  | PaymentErrorCode
   | RideErrorCode
   | BidErrorCode
   | ChatErrorCode
@@ -70,6 +72,25 @@ export const ERROR_STATUS: Readonly<Record<AppErrorCode, HttpStatus>> = {
   WALLET_NOT_FOUND: HttpStatus.NOT_FOUND,
   INSUFFICIENT_FUNDS: HttpStatus.CONFLICT,
   INVALID_AMOUNT: HttpStatus.BAD_REQUEST,
+
+  CARD_PAYMENTS_UNAVAILABLE: HttpStatus.BAD_REQUEST,
+  PAYOUTS_UNAVAILABLE: HttpStatus.BAD_REQUEST,
+  PAYMENT_PROVIDER_UNAVAILABLE: HttpStatus.SERVICE_UNAVAILABLE,
+  CARD_DECLINED: HttpStatus.PAYMENT_REQUIRED,
+  CARD_REQUIRED: HttpStatus.BAD_REQUEST,
+  CARD_NOT_FOUND: HttpStatus.NOT_FOUND,
+  CARD_IN_USE: HttpStatus.CONFLICT,
+  PAYMENT_ALREADY_HELD: HttpStatus.CONFLICT,
+  TIP_ALREADY_CHARGED: HttpStatus.CONFLICT,
+  NO_HELD_PAYMENT: HttpStatus.CONFLICT,
+  REFUND_EXCEEDS_PAID: HttpStatus.CONFLICT,
+  NOTHING_TO_REFUND: HttpStatus.CONFLICT,
+  PAYOUT_ACCOUNT_NOT_READY: HttpStatus.CONFLICT,
+  PAYOUT_EXCEEDS_BALANCE: HttpStatus.CONFLICT,
+  PAYOUT_BELOW_MINIMUM: HttpStatus.BAD_REQUEST,
+  PAYOUT_REFUSED: HttpStatus.CONFLICT,
+  PAYOUT_KEY_REUSED: HttpStatus.CONFLICT,
+  INVALID_WEBHOOK: HttpStatus.BAD_REQUEST,
 
   RIDE_NOT_FOUND: HttpStatus.NOT_FOUND,
   CATEGORY_NOT_FOUND: HttpStatus.BAD_REQUEST,

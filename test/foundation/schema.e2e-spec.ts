@@ -14,8 +14,14 @@ describe('entities and migrations', () => {
 
   const EXPECTED_TABLES = [
     'bids',
+    'card_payments',
+    'card_refunds',
     'drivers',
     'idempotency_keys',
+    'payment_customers',
+    'payment_refunds',
+    'payout_accounts',
+    'payouts',
     'promo_codes',
     'rate_limit_counters',
     'ride_events',
@@ -24,6 +30,7 @@ describe('entities and migrations', () => {
     'ride_ratings',
     'ride_share_links',
     'rides',
+    'stripe_webhook_events',
     'users',
     'vehicle_categories',
     'wallet_ledger_entries',

@@ -9,6 +9,7 @@ export type PaymentErrorCode =
   | 'CARD_NOT_FOUND'
   | 'CARD_IN_USE'
   | 'PAYMENT_ALREADY_HELD'
+  | 'TIP_ALREADY_CHARGED'
   | 'NO_HELD_PAYMENT'
   | 'REFUND_EXCEEDS_PAID'
   | 'NOTHING_TO_REFUND'
@@ -28,6 +29,7 @@ export const PAYMENT_MESSAGES: Record<PaymentErrorCode, string> = {
   CARD_NOT_FOUND: 'Card not found',
   CARD_IN_USE: 'This card holds money for a ride in progress',
   PAYMENT_ALREADY_HELD: 'A payment is already held for this ride',
+  TIP_ALREADY_CHARGED: 'A tip was already charged for this ride',
   NO_HELD_PAYMENT: 'No payment is held for this ride',
   REFUND_EXCEEDS_PAID: 'Refunds cannot exceed what the passenger paid for the ride',
   NOTHING_TO_REFUND: 'Nothing was paid for this ride',

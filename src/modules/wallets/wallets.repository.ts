@@ -68,6 +68,17 @@ export class WalletsRepository {
     return manager.query(`SELECT ${WALLET_COLUMNS} FROM wallets WHERE user_id = ANY($1::int[]) ORDER BY id FOR UPDATE`, [userIds]);
   }
 
+  /** What users' wallets paid out for a ride in these kinds of entry, as a positive amount. */
+  async sumUserDebitsForRide(rideId: string, kinds: LedgerEntryKind[], manager?: EntityManager): Promise<number> {
+    const [row] = await this.m(manager).query(
+      `SELECT coalesce(-sum(e.amount_minor), 0)::bigint AS paid
+         FROM wallet_ledger_entries e JOIN wallets w ON w.id = e.wallet_id
+        WHERE e.ride_id = $1 AND e.kind = ANY($2::text[]) AND w.kind = 'user' AND e.amount_minor < 0`,
+      [rideId, kinds],
+    );
+    return Number(row.paid);
+  }
+
   /** The platform or external account, created on first use. */
   async findOrCreateSystemWallet(kind: 'platform' | 'external', currency: string, manager: EntityManager): Promise<number> {
     await manager.query(

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
+import type { LedgerEntryKind } from './entities/ledger-entry.entity';
 import { WalletError } from './wallets.errors';
 import { LedgerReport, NewLedgerEntry, WalletRow, WalletsRepository } from './wallets.repository';
 
@@ -12,6 +13,23 @@ export interface RidePaymentInput {
   fareMinor: number;
   commissionMinor: number;
 }
+
+export interface CardPaymentBooking {
+  /** The ledger transfer's id (the card payment's). */
+  transferId: string;
+  rideId: string;
+  driverId: number;
+  amountMinor: number;
+  /** Kept by the platform out of a fare; 0 for fees and tips. */
+  commissionMinor: number;
+  purpose: 'fare' | 'fee' | 'tip';
+}
+
+const CARD_KINDS: Record<CardPaymentBooking['purpose'], [LedgerEntryKind, LedgerEntryKind]> = {
+  fare: ['card_fare', 'ride_earning'],
+  fee: ['cancellation_fee', 'fee_earning'],
+  tip: ['card_tip', 'tip_earning'],
+};
 
 /**
  * Wallets and their double-entry ledger. Every movement is a transfer whose entries sum to zero,
@@ -81,6 +99,102 @@ export class WalletsService {
       [
         { walletId: passenger.id, amountMinor: -amountMinor, kind: 'ride_tip', rideId },
         { walletId: driver.id, amountMinor, kind: 'tip_earning', rideId },
+      ],
+      manager,
+    );
+  }
+
+  /**
+   * Card money that reached the platform (a captured fare, a fee taken from a hold, a card tip),
+   * booked inside the caller's transaction: it enters from the external account and reaches the
+   * driver's wallet, less the commission on a fare, as a wallet payment does. The ledger's unique
+   * (ride_id, kind) refuses a second booking of the same capture.
+   */
+  async recordCardPayment(manager: EntityManager, input: CardPaymentBooking): Promise<void> {
+    const { transferId, rideId, driverId, amountMinor, commissionMinor, purpose } = input;
+    const [driver] = await this.wallets.lockByUserIds([driverId], manager);
+    if (!driver) throw new WalletError('WALLET_NOT_FOUND');
+    const external = await this.wallets.findOrCreateSystemWallet('external', this.config.currency, manager);
+    const [incoming, earning] = CARD_KINDS[purpose];
+    const entries: NewLedgerEntry[] = [
+      { walletId: external, amountMinor: -amountMinor, kind: incoming, rideId },
+      { walletId: driver.id, amountMinor: amountMinor - commissionMinor, kind: earning, rideId },
+    ];
+    if (commissionMinor > 0) {
+      const platform = await this.wallets.findOrCreateSystemWallet('platform', this.config.currency, manager);
+      entries.push({ walletId: platform, amountMinor: commissionMinor, kind: 'ride_commission', rideId });
+    }
+    await this.wallets.recordTransfer(transferId, entries.filter((e) => e.amountMinor !== 0), manager);
+  }
+
+  /**
+   * A cancellation fee from the passenger's wallet to the driver's (no commission), as far as the
+   * balance goes (CONTRACT §12), inside the caller's transaction. Answers what was paid (0: nothing).
+   */
+  async payCancellationFee(manager: EntityManager, input: { rideId: string; passengerId: number; driverId: number; feeMinor: number }): Promise<number> {
+    const locked = await this.wallets.lockByUserIds([input.passengerId, input.driverId], manager);
+    const passenger = locked.find((w) => w.userId === input.passengerId);
+    const driver = locked.find((w) => w.userId === input.driverId);
+    if (!passenger || !driver) throw new WalletError('WALLET_NOT_FOUND');
+    const paid = Math.min(input.feeMinor, Math.max(0, passenger.balanceMinor));
+    if (paid <= 0) return 0;
+    await this.wallets.recordTransfer(
+      randomUUID(),
+      [
+        { walletId: passenger.id, amountMinor: -paid, kind: 'cancellation_fee', rideId: input.rideId },
+        { walletId: driver.id, amountMinor: paid, kind: 'fee_earning', rideId: input.rideId },
+      ],
+      manager,
+    );
+    return paid;
+  }
+
+  /** What the passenger paid for a ride from the wallet (fare, fee, tip), in minor units. */
+  paidFromWalletForRide(rideId: string, manager?: EntityManager): Promise<number> {
+    return this.wallets.sumUserDebitsForRide(rideId, ['ride_fare', 'cancellation_fee', 'ride_tip'], manager);
+  }
+
+  /**
+   * A refund, borne by the platform (the driver's earnings stand), inside the caller's transaction:
+   * back to the passenger's wallet, or out through the card (to the external account).
+   */
+  async recordRefund(manager: EntityManager, input: { refundId: string; rideId: string; amountMinor: number; toUserId: number | null; reason: string | null }): Promise<void> {
+    const platform = await this.wallets.findOrCreateSystemWallet('platform', this.config.currency, manager);
+    let to: number;
+    if (input.toUserId === null) to = await this.wallets.findOrCreateSystemWallet('external', this.config.currency, manager);
+    else {
+      const [wallet] = await this.wallets.lockByUserIds([input.toUserId], manager);
+      if (!wallet) throw new WalletError('WALLET_NOT_FOUND');
+      to = wallet.id;
+    }
+    const common = { kind: 'refund' as const, rideId: input.rideId, reason: input.reason };
+    await this.wallets.recordTransfer(
+      input.refundId,
+      [
+        { walletId: platform, amountMinor: -input.amountMinor, ...common },
+        { walletId: to, amountMinor: input.amountMinor, ...common },
+      ],
+      manager,
+    );
+  }
+
+  /** The user's wallet, locked for the rest of the caller's transaction (a payout checks and debits it). */
+  async lockWallet(userId: number, manager: EntityManager): Promise<WalletRow> {
+    const [wallet] = await this.wallets.lockByUserIds([userId], manager);
+    if (!wallet) throw new WalletError('WALLET_NOT_FOUND');
+    return wallet;
+  }
+
+  /** A payout leaves the driver's wallet for the external account (the transfer is `transferId`), inside the caller's transaction. */
+  async recordPayout(manager: EntityManager, input: { transferId: string; driverId: number; amountMinor: number }): Promise<void> {
+    const wallet = await this.lockWallet(input.driverId, manager);
+    if (wallet.balanceMinor < input.amountMinor) throw new WalletError('INSUFFICIENT_FUNDS', 'Wallet balance does not cover the payout');
+    const external = await this.wallets.findOrCreateSystemWallet('external', this.config.currency, manager);
+    await this.wallets.recordTransfer(
+      input.transferId,
+      [
+        { walletId: wallet.id, amountMinor: -input.amountMinor, kind: 'payout' },
+        { walletId: external, amountMinor: input.amountMinor, kind: 'payout' },
       ],
       manager,
     );

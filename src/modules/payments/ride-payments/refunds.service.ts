@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../../../config/app-config';
+import { toMajor } from '../../../common/money';
+import { WalletsService } from '../../wallets/wallets.service';
+import { PaymentError } from '../payments.errors';
+import { StripeKeys } from '../payments.keys';
+import { StripeAccess } from '../stripe/stripe-access';
+import { CardPaymentsRepository } from './card-payments.repository';
+import { PaymentRefundRow, PaymentRefundsRepository } from './payment-refunds.repository';
+
+/** A refund as the operator endpoint answers it (CONTRACT §12). */
+export interface RefundView {
+  id: string;
+  ride_id: string;
+  amount: number;
+  currency: string;
+  created_at: string;
+}
+
+export interface RefundRequest {
+  /** The refund's id, also its Stripe key (`refund:{id}`): a retry with the same id refunds once. */
+  refundId: string;
+  rideId: string;
+  passengerId: number;
+  amountMinor: number;
+  reason: string | null;
+}
+
+/**
+ * Refunds of a ride, never above what the passenger paid for it (fare or fee, and tip), borne by the
+ * platform (the driver's earnings stand). A card ride is refunded through Stripe, first against the
+ * fare's payment, then the tip's; a wallet ride back to the wallet. The ride's captured payments are
+ * locked for the whole refund, Stripe calls included (bounded): concurrent refunds of one ride take
+ * turns and each sees what the one before it refunded.
+ */
+@Injectable()
+export class RefundsService {
+  constructor(
+    private readonly stripe: StripeAccess,
+    private readonly payments: CardPaymentsRepository,
+    private readonly refunds: PaymentRefundsRepository,
+    private readonly wallets: WalletsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  async refund(request: RefundRequest): Promise<RefundView> {
+    if (!Number.isSafeInteger(request.amountMinor) || request.amountMinor <= 0) throw new PaymentError('NOTHING_TO_REFUND');
+    const row = await this.payments.runInTransaction(async (tx) => {
+      const captured = await this.payments.lockCaptured(request.rideId, tx);
+      const earlier = await this.refunds.find(request.refundId, tx);
+      if (earlier) return earlier;
+      const source = captured.length > 0 ? 'card' : 'wallet';
+      const paid = source === 'card' ? captured.reduce((sum, p) => sum + p.capturedMinor, 0) : await this.wallets.paidFromWalletForRide(request.rideId, tx);
+      if (paid === 0) throw new PaymentError('NOTHING_TO_REFUND');
+      const refunded = await this.refunds.totalForRide(request.rideId, tx);
+      if (refunded + request.amountMinor > paid) throw new PaymentError('REFUND_EXCEEDS_PAID');
+      const refund = await this.refunds.insert(
+        { id: request.refundId, rideId: request.rideId, amountMinor: request.amountMinor, currency: this.config.currency, source, reason: request.reason },
+        tx,
+      );
+      let left = request.amountMinor;
+      for (const payment of captured) {
+        const part = Math.min(left, payment.capturedMinor - payment.refundedMinor);
+        if (part <= 0) continue;
+        const gateway = this.stripe.forCards();
+        const stripeRefundId = await gateway.refund(payment.stripePaymentIntentId!, part, request.rideId, StripeKeys.refund(request.refundId, payment.purpose));
+        await this.refunds.insertCardRefund(stripeRefundId, request.refundId, payment.id, part, tx);
+        await this.payments.addRefunded(payment.id, part, tx);
+        left -= part;
+      }
+      await this.wallets.recordRefund(tx, {
+        refundId: request.refundId,
+        rideId: request.rideId,
+        amountMinor: request.amountMinor,
+        toUserId: source === 'wallet' ? request.passengerId : null,
+        reason: request.reason,
+      });
+      return refund;
+    });
+    return refundToJson(row);
+  }
+
+  totalRefunded(rideId: string): Promise<number> {
+    return this.refunds.totalForRide(rideId);
+  }
+}
+
+export function refundToJson(row: PaymentRefundRow): RefundView {
+  return { id: row.id, ride_id: row.rideId, amount: toMajor(row.amountMinor), currency: row.currency.trim(), created_at: new Date(row.createdAt).toISOString() };
+}
