@@ -36,6 +36,7 @@ describe('driver operations', () => {
       ratings_count: 0,
       last_location: null,
       last_location_at: null,
+      payouts_enabled: false,
     });
     const updated = await call(driver.accessToken, 'PUT', '/driver/profile', { vehicle_category_id: 2, vehicle_color: 'Black', vehicle_year: 2023 });
     expect(updated.statusCode).toBe(200);

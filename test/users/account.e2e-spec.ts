@@ -14,7 +14,7 @@ const PUBLIC_FIELDS = [
 ].sort();
 const DRIVER_FIELDS = [
   'user_id', 'status', 'is_online', 'vehicle_category_id', 'vehicle_make', 'vehicle_model', 'vehicle_plate', 'vehicle_color',
-  'vehicle_year', 'license_number', 'rating', 'ratings_count', 'last_location', 'last_location_at',
+  'vehicle_year', 'license_number', 'rating', 'ratings_count', 'last_location', 'last_location_at', 'payouts_enabled',
 ].sort();
 
 let rideCodes = 0;

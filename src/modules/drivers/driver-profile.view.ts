@@ -16,7 +16,7 @@ export type DriverProfileView = Pick<
   | 'vehicle_year'
   | 'license_number'
   | 'ratings_count'
-> & { rating: number | null; last_location: DriverLocationView | null; last_location_at: string | null };
+> & { rating: number | null; last_location: DriverLocationView | null; last_location_at: string | null; payouts_enabled: boolean };
 
 /** The answer to a heartbeat (LocationAcceptedResponseDto describes it). */
 export type LocationAcceptedView = DriverLocationView & { recorded_at: string };
@@ -25,8 +25,8 @@ export function locationAcceptedToJson(p: PendingLocation): LocationAcceptedView
   return { latitude: p.latitude, longitude: p.longitude, heading: p.heading, speed: p.speed, accuracy: p.accuracy, recorded_at: p.at.toISOString() };
 }
 
-/** The driver profile of CONTRACT.md 4a; `latest` (the live store's heartbeat) wins over the row. */
-export function driverProfileToJson(row: DriverRow, latest?: PendingLocation): DriverProfileView {
+/** The driver profile of CONTRACT.md 4a; `latest` (the live store's heartbeat) wins over the row; `payoutsEnabled` is the payments module's (§12). */
+export function driverProfileToJson(row: DriverRow, latest: PendingLocation | undefined, payoutsEnabled: boolean): DriverProfileView {
   const location: DriverLocationView | null = latest
     ? { latitude: latest.latitude, longitude: latest.longitude, heading: latest.heading, speed: latest.speed, accuracy: latest.accuracy }
     : row.last_latitude === null || row.last_longitude === null
@@ -54,5 +54,6 @@ export function driverProfileToJson(row: DriverRow, latest?: PendingLocation): D
     ratings_count: row.ratings_count,
     last_location: location,
     last_location_at: at ? new Date(at).toISOString() : null,
+    payouts_enabled: payoutsEnabled,
   };
 }

@@ -7,6 +7,7 @@ import { OnDomainEvent } from '../../common/events/on-domain-event';
 import { BatchLoader } from '../../common/cache/batch-loader';
 import { ReadThroughCache } from '../../common/cache/read-through-cache';
 import { AppConfig } from '../../config/app-config';
+import { PaymentsService } from '../payments/payments.service';
 import { VehicleCategoriesService } from '../rides/pricing/vehicle-categories.service';
 import { DriverProfileView, driverProfileToJson } from './driver-profile.view';
 import { DriverLocationsService } from './driver-locations.service';
@@ -40,6 +41,7 @@ export class DriversService {
     private readonly locations: DriverLocationsService,
     private readonly matching: DriverMatchingService,
     private readonly events: EventBus,
+    private readonly payments: PaymentsService,
     config: AppConfig,
   ) {
     this.cache = new ReadThroughCache({ ttlMs: config.driverCacheMs, maxEntries: config.driverCacheMaxEntries });
@@ -57,7 +59,8 @@ export class DriversService {
 
   /** The profile of CONTRACT.md 4a, with the newest heartbeat (any instance) over the flushed one. */
   async toJson(row: DriverRow): Promise<DriverProfileView> {
-    return driverProfileToJson(row, await this.locations.latestOf(row.user_id));
+    const [latest, payoutsEnabled] = await Promise.all([this.locations.latestOf(row.user_id), this.payments.payoutsEnabled(row.user_id)]);
+    return driverProfileToJson(row, latest, payoutsEnabled);
   }
 
   async getProfile(userId: number): Promise<DriverProfileView> {

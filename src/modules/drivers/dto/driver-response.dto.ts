@@ -29,6 +29,8 @@ export class DriverProfileResponseDto {
   @ApiProperty({ example: 23, description: 'How many passengers rated the driver' }) ratings_count!: number;
   @ApiProperty({ type: DriverLocationDto, nullable: true }) last_location!: DriverLocationDto | null;
   @ApiProperty({ nullable: true, type: String }) last_location_at!: string | null;
+  @ApiProperty({ description: 'Stripe reports the linked payout account ready (POST /driver/payouts/account to link one)' })
+  payouts_enabled!: boolean;
 }
 
 export class LocationAcceptedResponseDto {
