@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { rowsOf } from '../../../common/database/sql-results';
 
 export interface PaymentCustomerRow {
   userId: number;
@@ -45,10 +46,12 @@ export class PaymentCustomersRepository {
 
   /** A card saved through a SetupIntent becomes the default of a customer who has none. */
   async setDefaultIfNone(stripeCustomerId: string, cardId: string, manager: EntityManager): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `UPDATE payment_customers SET default_card_id = $2, updated_at = now()
-        WHERE stripe_customer_id = $1 AND default_card_id IS NULL RETURNING user_id`,
-      [stripeCustomerId, cardId],
+    const rows = rowsOf(
+      await manager.query(
+        `UPDATE payment_customers SET default_card_id = $2, updated_at = now()
+          WHERE stripe_customer_id = $1 AND default_card_id IS NULL RETURNING user_id`,
+        [stripeCustomerId, cardId],
+      ),
     );
     return rows.length > 0;
   }

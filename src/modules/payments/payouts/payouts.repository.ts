@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { rowsOf } from '../../../common/database/sql-results';
 
 export interface PayoutAccountRow {
   driverId: number;
@@ -48,10 +49,12 @@ export class PayoutsRepository {
 
   /** Answers the driver whose readiness changed (undefined: unknown account, or no change). */
   async setPayoutsEnabled(stripeAccountId: string, enabled: boolean, manager: EntityManager): Promise<number | undefined> {
-    const rows: Array<{ driver_id: number }> = await manager.query(
+    const rows = rowsOf<{ driver_id: number }>(
+      await manager.query(
       `UPDATE payout_accounts SET payouts_enabled = $2, updated_at = now()
         WHERE stripe_account_id = $1 AND payouts_enabled IS DISTINCT FROM $2 RETURNING driver_id`,
-      [stripeAccountId, enabled],
+        [stripeAccountId, enabled],
+      ),
     );
     return rows[0]?.driver_id;
   }
