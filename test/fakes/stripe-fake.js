@@ -350,6 +350,7 @@ async function startStripeFake(options = {}) {
         }
         entry.status = saved.status;
         entry.replayed = true;
+        if (scripted === 'drop') return req.socket.destroy();
         return answer(res, saved.status, saved.body, { 'idempotent-replayed': 'true', 'idempotency-key': scope });
       }
     }
