@@ -55,6 +55,43 @@ describe('AppConfig.fromEnv', () => {
     expect(failure({ SHARED_RIDE_CACHE_MS: 'soon' }).message).toContain('SHARED_RIDE_CACHE_MS');
   });
 
+  it('reads the payment settings (CONTRACT §12) with their defaults, money in minor units', () => {
+    expect(AppConfig.fromEnv({})).toMatchObject({
+      stripeSecretKey: undefined,
+      stripeWebhookSecret: undefined,
+      stripeApiBase: 'https://api.stripe.com',
+      cardHoldMarginPercent: 20,
+      cancellationFeeMinor: 300,
+      cancellationFreeSeconds: 120,
+      noShowWaitSeconds: 300,
+      payoutCountry: 'US',
+      payoutMinimumMinor: 1000,
+    });
+    const set = {
+      STRIPE_SECRET_KEY: 'sk_test_abc123',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+      STRIPE_API_BASE: 'http://127.0.0.1:12111/',
+      CANCELLATION_FEE: '2.5',
+      PAYOUT_MINIMUM: '0.5',
+      PAYOUT_COUNTRY: 'de',
+    };
+    expect(AppConfig.fromEnv(set)).toMatchObject({ stripeApiBase: 'http://127.0.0.1:12111', cancellationFeeMinor: 250, payoutMinimumMinor: 50, payoutCountry: 'DE' });
+    expect(AppConfig.fromEnv({ CANCELLATION_FEE: '0' }).cancellationFeeMinor).toBe(0);
+    expect(failure({ CANCELLATION_FEE: '2.555' }).message).toContain('CANCELLATION_FEE');
+    expect(failure({ STRIPE_SECRET_KEY: 'pk_test_publishable' }).message).toContain('STRIPE_SECRET_KEY');
+    expect(failure({ STRIPE_WEBHOOK_SECRET: 'secret' }).message).toContain('STRIPE_WEBHOOK_SECRET');
+    expect(failure({ STRIPE_API_BASE: 'ftp://stripe' }).message).toContain('STRIPE_API_BASE');
+    expect(failure({ CARD_HOLD_MARGIN_PERCENT: '101' }).message).toContain('CARD_HOLD_MARGIN_PERCENT');
+  });
+
+  it('refuses to start in production with a Stripe key but no webhook secret', () => {
+    const production = { NODE_ENV: 'production', JWT_SECRET: SECRET, ...MAIL };
+    expect(failure({ ...production, STRIPE_SECRET_KEY: 'sk_live_abc' }).message).toMatch(/STRIPE_WEBHOOK_SECRET.*required/);
+    expect(AppConfig.fromEnv({ ...production, STRIPE_SECRET_KEY: 'sk_live_abc', STRIPE_WEBHOOK_SECRET: 'whsec_x' }).stripeSecretKey).toBe('sk_live_abc');
+    expect(AppConfig.fromEnv(production).stripeSecretKey).toBeUndefined();
+    expect(AppConfig.fromEnv({ STRIPE_SECRET_KEY: 'sk_test_abc' }).stripeWebhookSecret).toBeUndefined();
+  });
+
   it('is frozen', () => {
     const config = AppConfig.fromEnv({});
     expect(Object.isFrozen(config)).toBe(true);
