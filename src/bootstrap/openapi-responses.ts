@@ -10,6 +10,7 @@ import { RIDE_MESSAGES } from '../modules/rides/rides.errors';
 import { PICKUP_AT_RANGE_MESSAGE } from '../modules/rides/pricing/ride-request.rules';
 import { USER_MESSAGES } from '../modules/users/users.errors';
 import { WALLET_MESSAGES } from '../modules/wallets/wallets.errors';
+import { PAYMENT_MESSAGES } from '../modules/payments/payments.errors';
 
 /** Tags in the order of the guide, each with one line for Swagger UI. */
 export const TAGS: ReadonlyArray<[string, string]> = [
@@ -20,6 +21,7 @@ export const TAGS: ReadonlyArray<[string, string]> = [
   ['chat', 'In-ride messages between the passenger and the assigned driver'],
   ['driver', 'Driver profile, online status, location heartbeat, nearby rides and earnings'],
   ['wallet', "The caller's wallet balance"],
+  ['payments', "Saved cards (Stripe SetupIntents) and Stripe's webhook"],
   ['sharing', 'Trip sharing: a passenger hands out a link that shows the ride live without login'],
   ['health', 'Liveness and readiness probes'],
 ];
@@ -48,6 +50,9 @@ type Operation = {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const ERROR_REF = '#/components/schemas/ErrorResponseDto';
+
+const CARDS_DOWN = { '400': [PAYMENT_MESSAGES.CARD_PAYMENTS_UNAVAILABLE], '503': [PAYMENT_MESSAGES.PAYMENT_PROVIDER_UNAVAILABLE] };
+const PAYOUTS_DOWN = { '400': [PAYMENT_MESSAGES.PAYOUTS_UNAVAILABLE], '503': [PAYMENT_MESSAGES.PAYMENT_PROVIDER_UNAVAILABLE] };
 
 /** Messages an operation really returns, by operationId and status (the rest come from the generic table below). */
 const OPERATION_MESSAGES: Record<string, Record<string, string[]>> = {
@@ -123,7 +128,21 @@ const OPERATION_MESSAGES: Record<string, Record<string, string[]>> = {
   TipsController_tip: {
     '409': [RIDE_MESSAGES.RIDE_NOT_COMPLETED, RIDE_MESSAGES.TIP_ALREADY_PAID, RIDE_MESSAGES.TIP_WINDOW_CLOSED, 'Wallet balance does not cover the tip'],
   },
+  CardsController_setup: CARDS_DOWN,
+  CardsController_list: CARDS_DOWN,
+  CardsController_setDefault: { ...CARDS_DOWN, '404': [PAYMENT_MESSAGES.CARD_NOT_FOUND] },
+  CardsController_remove: { ...CARDS_DOWN, '404': [PAYMENT_MESSAGES.CARD_NOT_FOUND], '409': [PAYMENT_MESSAGES.CARD_IN_USE] },
+  PayoutsController_account: PAYOUTS_DOWN,
+  PayoutsController_payOut: {
+    '400': [...PAYOUTS_DOWN['400'], 'Payout must be at least 10.00 USD'],
+    '409': [PAYMENT_MESSAGES.PAYOUT_ACCOUNT_NOT_READY, PAYMENT_MESSAGES.PAYOUT_EXCEEDS_BALANCE, PAYMENT_MESSAGES.PAYOUT_REFUSED, PAYMENT_MESSAGES.PAYOUT_KEY_REUSED],
+    '503': PAYOUTS_DOWN['503'],
+  },
+  StripeWebhooksController_receive: { '400': [PAYMENT_MESSAGES.INVALID_WEBHOOK] },
 };
+
+/** Operations whose body is never parsed (Stripe signs the raw bytes): their 400s are only their own. */
+const RAW_BODY_OPERATIONS = new Set(['StripeWebhooksController_receive']);
 
 /** The offer rules' 400s (rides/offers/offer.rules.ts), as one would read them. */
 const OFFER_REFUSALS: Record<string, string> = {
@@ -187,7 +206,7 @@ function errorExamples(path: string, method: string, operation: Operation, statu
   const named = (messages: string[]): Record<string, Example> =>
     Object.fromEntries(messages.map((message, i) => [`${status}_${i + 1}`, { summary: message, value: value(message) }]));
   const known = operation.operationId ? OPERATION_MESSAGES[operation.operationId]?.[status] : undefined;
-  if (status === '400') {
+  if (status === '400' && !RAW_BODY_OPERATIONS.has(operation.operationId ?? '')) {
     const examples: Record<string, Example> = {};
     if (operation.requestBody) {
       const detail = { field: 'body', message: 'Request body must be a JSON object' };

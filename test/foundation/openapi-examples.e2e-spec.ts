@@ -3,6 +3,7 @@ import { DEV_CODE, freshEmail, freshPhone, startAuthApp, verifyContact } from '.
 import { acceptedRide, bookRide, onlineDriver, setStatus } from '../rides/ride-helpers';
 import { createUser, TestUser } from '../support/factories';
 import type { TestApp } from '../support/test-app';
+import { startStripeFake, StripeFake } from '../fakes/stripe-fake';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { refreshRideRequestExamples } from '../../src/bootstrap/openapi-responses';
 import Ajv from 'ajv';
@@ -26,12 +27,18 @@ function operations(document: OpenApiDocument): Array<{ method: string; path: st
 
 describe('OpenAPI examples', () => {
   let t: TestApp;
+  let fake: StripeFake;
   let document: OpenApiDocument;
   beforeAll(async () => {
-    t = await startAuthApp();
+    // Card and payout examples reach Stripe: a local fake of it.
+    fake = await startStripeFake();
+    t = await startAuthApp({ STRIPE_SECRET_KEY: fake.secretKey, STRIPE_WEBHOOK_SECRET: fake.webhookSecret, STRIPE_API_BASE: fake.url });
     document = (await t.request({ method: 'GET', url: '/docs-json' })).json();
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await fake.close();
+  });
 
   it('every error status of every operation has examples of the error shape carrying that status', () => {
     const validator = new ResponseValidator(document);
@@ -77,7 +84,7 @@ describe('OpenAPI examples', () => {
 
   it('every 429 declares Retry-After; every 2xx has a description; servers and tags are set', () => {
     expect((document as unknown as Json).servers).toEqual([{ url: '/' }]);
-    expect((document as unknown as { tags: Array<{ name: string }> }).tags.map((tag) => tag.name)).toEqual(['auth', 'passenger', 'rides', 'bids', 'chat', 'driver', 'wallet', 'sharing', 'health']);
+    expect((document as unknown as { tags: Array<{ name: string }> }).tags.map((tag) => tag.name)).toEqual(['auth', 'passenger', 'rides', 'bids', 'chat', 'driver', 'wallet', 'payments', 'sharing', 'health']);
     for (const { method, path, op } of operations(document)) {
       for (const [status, response] of Object.entries(op.responses as Record<string, ResponseObject>)) {
         if (status === '429') expect([method, path, response.headers?.['Retry-After']?.schema?.type]).toEqual([method, path, 'integer']);
@@ -151,6 +158,24 @@ describe('OpenAPI examples', () => {
       RideChatController_send: async (body, m, p) => {
         const { passenger: rider, rideId } = await acceptedRide(t);
         return call(m, p.replace('{ride_id}', rideId), body, rider.accessToken);
+      },
+      CardsController_setDefault: async (body, m, p) => {
+        const owner = await createUser(t);
+        const setup = await call('post', '/api/v1/payments/cards/setup', undefined, owner.accessToken);
+        const card = fake.confirmSetupIntent(JSON.parse(setup.body).setup_intent_id).paymentMethod.id;
+        return call(m, p, { ...body, card_id: card }, owner.accessToken);
+      },
+      PayoutsController_payOut: async (body, m, p) => {
+        const driver = await createUser(t, { role: 'driver', walletBalanceMinor: 1_000_000 });
+        await call('post', '/api/v1/driver/payouts/account', undefined, driver.accessToken);
+        const [row] = await t.db.query(`SELECT stripe_account_id FROM payout_accounts WHERE driver_id = $1`, [driver.id]);
+        await fake.sendWebhook(`${t.baseUrl}/api/v1/payments/stripe/webhook`, fake.event('account.updated', fake.completeOnboarding(row.stripe_account_id)));
+        return call(m, p, body, driver.accessToken);
+      },
+      // Stripe signs the bytes it sends.
+      StripeWebhooksController_receive: (body, m, p) => {
+        const payload = JSON.stringify(body);
+        return t.request({ method: 'POST', url: p, payload, headers: { 'content-type': 'application/json', 'stripe-signature': fake.signatureHeader(payload) } });
       },
       // A completed ride per body: each side rates a ride once.
       RideRatingsController_rate: async (body, m, p) => {

@@ -24,13 +24,13 @@ import { PayoutPageView, PayoutsService } from './payouts.service';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 const UNAVAILABLE = 'Payouts are not available (the service has no STRIPE_SECRET_KEY)';
+const PROVIDER_DOWN = 'Payment provider unavailable. Please try again (Retry-After says when)';
 
 @ApiTags('driver')
 @ApiBearerAuth()
 @Roles('driver')
 @RequiresRegistration()
 @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'Not a registered driver account' })
-@ApiServiceUnavailableResponse({ type: ErrorResponseDto, description: 'Payment provider unavailable. Please try again (Retry-After says when)' })
 @Controller('driver/payouts')
 export class PayoutsController {
   constructor(private readonly payouts: PayoutsService) {}
@@ -45,6 +45,7 @@ export class PayoutsController {
   })
   @ApiCreatedResponse({ type: OnboardingLinkResponseDto })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: UNAVAILABLE })
+  @ApiServiceUnavailableResponse({ type: ErrorResponseDto, description: PROVIDER_DOWN })
   account(@CurrentUser() user: AuthenticatedUser): Promise<{ url: string }> {
     return this.payouts.onboardingLink(user.id);
   }
@@ -64,6 +65,7 @@ export class PayoutsController {
     type: ErrorResponseDto,
     description: 'Account not ready, more than the wallet balance, "Payout refused by the payment provider" (nothing debited), or the key used for another amount',
   })
+  @ApiServiceUnavailableResponse({ type: ErrorResponseDto, description: PROVIDER_DOWN })
   async payOut(
     @CurrentUser() user: AuthenticatedUser,
     @Body() dto: RequestPayoutDto,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { CommonError } from '../../../common/errors/common.errors';
 import { AppConfig } from '../../../config/app-config';
 import { toMajor } from '../../../common/money';
 import { WalletsService } from '../../wallets/wallets.service';
@@ -44,7 +45,7 @@ export class RefundsService {
   ) {}
 
   async refund(request: RefundRequest): Promise<RefundView> {
-    if (!Number.isSafeInteger(request.amountMinor) || request.amountMinor <= 0) throw new PaymentError('NOTHING_TO_REFUND');
+    if (!Number.isSafeInteger(request.amountMinor) || request.amountMinor <= 0) throw CommonError.validation('amount', 'amount must be a positive number with at most 2 decimals');
     const row = await this.payments.runInTransaction(async (tx) => {
       const captured = await this.payments.lockCaptured(request.rideId, tx);
       const earlier = await this.refunds.find(request.refundId, tx);
