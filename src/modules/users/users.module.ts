@@ -9,6 +9,9 @@ import { LocalFileStorage } from './storage/local-file-storage';
 import { ProfilePictureService } from './storage/profile-picture.service';
 import { UploadsRoute } from './storage/uploads.route';
 import { UsersController } from './users.controller';
+import { SessionsRepository } from './sign-in/sessions.repository';
+import { SignInRepository } from './sign-in/sign-in.repository';
+import { UserSignInService } from './user-sign-in.service';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
@@ -18,10 +21,13 @@ import { UsersService } from './users.service';
   providers: [
     UsersRepository,
     UsersService,
+    SignInRepository,
+    SessionsRepository,
+    UserSignInService,
     ProfilePictureService,
     UploadsRoute,
     { provide: FileStorage, useClass: LocalFileStorage },
   ],
-  exports: [UsersService, ProfilePictureService],
+  exports: [UsersService, UserSignInService, ProfilePictureService],
 })
 export class UsersModule {}
