@@ -4,6 +4,7 @@ import { EntityManager, Repository } from 'typeorm';
 import type { UserRole } from '../../common/auth/authenticated-user';
 import { PUBLIC_USER_COLUMNS, PublicUserRow } from './dto/user-response.dto';
 import { UserEntity } from './entities/user.entity';
+import { addRatingSql } from '../../common/database/rating-average';
 import { rowsOf } from '../../common/database/sql-results';
 
 export interface UserAuthState {
@@ -130,6 +131,11 @@ export class UsersRepository {
       ),
     );
     return rows[0];
+  }
+
+  /** A driver's stars: sum, count and the average from them in one statement (their CHECK holds it), in the rating's transaction. */
+  async addRating(userId: number, stars: number, manager: EntityManager): Promise<void> {
+    await manager.query(`UPDATE users SET ${addRatingSql('$2')} WHERE id = $1`, [userId, stars]);
   }
 
   /** Push tokens (from register or login) of the users that have one and may still be reached. */
