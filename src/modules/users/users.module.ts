@@ -28,6 +28,6 @@ import { UsersService } from './users.service';
     UploadsRoute,
     { provide: FileStorage, useClass: LocalFileStorage },
   ],
-  exports: [UsersService, UserSignInService, ProfilePictureService],
+  exports: [UsersService, UserSignInService],
 })
 export class UsersModule {}
