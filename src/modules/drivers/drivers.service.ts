@@ -9,6 +9,7 @@ import { ReadThroughCache } from '../../common/cache/read-through-cache';
 import { AppConfig } from '../../config/app-config';
 import { VehicleCategoriesService } from '../pricing/vehicle-categories.service';
 import type { SurgeSupplyPort } from '../pricing/surge-signals.port';
+import type { BiddingDriversPort } from '../rides/bidding-drivers.port';
 import type { DriverRatingsPort } from '../rides/rating-averages.port';
 import { DriverProfileView, driverProfileToJson } from './driver-profile.view';
 import { DriverLocationsService } from './driver-locations.service';
@@ -23,7 +24,7 @@ const APPROVAL_STATUSES: readonly string[] = ['approved', 'rejected', 'suspended
  * (who is online near a pickup, lock a driver while assigning a ride).
  */
 @Injectable()
-export class DriversService implements SurgeSupplyPort, DriverRatingsPort {
+export class DriversService implements BiddingDriversPort, SurgeSupplyPort, DriverRatingsPort {
   /**
    * Nearby needs the driver's status and category on every call. The record is cached per instance
    * and forgotten by the driver events (after the write, on every instance), never by the writers.

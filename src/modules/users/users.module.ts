@@ -34,6 +34,6 @@ import { UsersService } from './users.service';
     UploadsRoute,
     { provide: FileStorage, useClass: LocalFileStorage },
   ],
-  exports: [UsersService, UserSignInService, OperatorAccountsService, ProfilePictureService],
+  exports: [UsersService, UserSignInService, OperatorAccountsService],
 })
 export class UsersModule {}

@@ -99,6 +99,16 @@ export class UsersService implements PassengerRatingsPort {
     return this.users.clearPushToken(userId, token);
   }
 
+  /** A picture sent as base64 (registration's): checked (PICTURE_INVALID, PICTURE_TOO_LARGE), stored, its URL returned. */
+  storeProfilePicture(base64: string): Promise<string> {
+    return this.pictures.store(this.pictures.decode(base64));
+  }
+
+  /** Removes a picture stored by storeProfilePicture (its write rolled back); never throws. */
+  discardProfilePicture(url: string | null | undefined): Promise<void> {
+    return this.pictures.discard(url);
+  }
+
   /** A driver rated the passenger (PassengerRatingsPort), inside the `rate` command's transaction. */
   addPassengerRating(userId: number, stars: number, tx: EntityManager): Promise<void> {
     return this.users.addRating(userId, stars, tx);

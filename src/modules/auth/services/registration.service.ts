@@ -3,7 +3,6 @@ import { AppConfig } from '../../../config/app-config';
 import { normalizeEmail } from '../../users/contact';
 import { UserResponseDto } from '../../users/dto/user-response.dto';
 import { isIntegrityViolation } from '../../../common/database/sql-results';
-import { ProfilePictureService } from '../../users/storage/profile-picture.service';
 import { RegistrationChanges, UserSignInService } from '../../users/user-sign-in.service';
 import { UserError } from '../../users/users.errors';
 import { UsersService } from '../../users/users.service';
@@ -23,7 +22,6 @@ export class RegistrationService {
     private readonly tokens: TokenService,
     private readonly wallets: WalletsService,
     private readonly drivers: DriversService,
-    private readonly pictures: ProfilePictureService,
     private readonly users: UsersService,
     private readonly config: AppConfig,
   ) {}
@@ -53,7 +51,7 @@ export class RegistrationService {
           role: body.role,
         };
         if (body.profile_picture_base64) {
-          storedPicture = await this.pictures.store(this.pictures.decode(body.profile_picture_base64));
+          storedPicture = await this.users.storeProfilePicture(body.profile_picture_base64);
           changes.profilePicture = storedPicture;
         }
         await this.signIn.completeRegistration(userId, changes, manager);
@@ -63,7 +61,7 @@ export class RegistrationService {
         }
       });
     } catch (err) {
-      if (storedPicture) await this.pictures.discard(storedPicture);
+      if (storedPicture) await this.users.discardProfilePicture(storedPicture);
       if (isIntegrityViolation(err)) throw new AuthError('REGISTRATION_CONFLICT'); // 7
       throw err;
     }
