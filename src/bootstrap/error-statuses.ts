@@ -4,6 +4,7 @@ import type { AuthErrorCode } from '../modules/auth/auth.errors';
 import type { UserErrorCode } from '../modules/users/users.errors';
 import type { WalletErrorCode } from '../modules/wallets/wallets.errors';
 import type { PaymentErrorCode } from '../modules/payments/payments.errors';
+import type { PricingErrorCode } from '../modules/pricing/pricing.errors';
 import type { RideErrorCode } from '../modules/rides/rides.errors';
 import type { BidErrorCode } from '../modules/rides/bids/bids.errors';
 import type { ChatErrorCode } from '../modules/rides/chat/ride-chat.errors';
@@ -16,6 +17,7 @@ export type AppErrorCode =
   | UserErrorCode
   | WalletErrorCode
   | PaymentErrorCode
+  | PricingErrorCode
   | RideErrorCode
   | BidErrorCode
   | ChatErrorCode
@@ -68,6 +70,9 @@ export const ERROR_STATUS: Readonly<Record<AppErrorCode, HttpStatus>> = {
   ACCOUNT_HAS_ACTIVE_RIDE: HttpStatus.CONFLICT,
   PICTURE_TOO_LARGE: HttpStatus.PAYLOAD_TOO_LARGE,
   PICTURE_INVALID: HttpStatus.BAD_REQUEST,
+  OPERATOR_NOT_FOUND: HttpStatus.NOT_FOUND,
+  OPERATOR_SELF_REMOVAL: HttpStatus.CONFLICT,
+  OPERATOR_ACCOUNT: HttpStatus.CONFLICT,
 
   WALLET_NOT_FOUND: HttpStatus.NOT_FOUND,
   INSUFFICIENT_FUNDS: HttpStatus.CONFLICT,
@@ -92,9 +97,10 @@ export const ERROR_STATUS: Readonly<Record<AppErrorCode, HttpStatus>> = {
   PAYOUT_KEY_REUSED: HttpStatus.CONFLICT,
   INVALID_WEBHOOK: HttpStatus.BAD_REQUEST,
 
-  RIDE_NOT_FOUND: HttpStatus.NOT_FOUND,
   CATEGORY_NOT_FOUND: HttpStatus.BAD_REQUEST,
   PROMO_NOT_FOUND: HttpStatus.BAD_REQUEST,
+
+  RIDE_NOT_FOUND: HttpStatus.NOT_FOUND,
   ACTIVE_RIDE_EXISTS: HttpStatus.CONFLICT,
   RIDE_NOT_REQUESTED: HttpStatus.CONFLICT,
   INVALID_STATUS_TRANSITION: HttpStatus.CONFLICT,

@@ -1,44 +1,31 @@
-import { Global, Injectable, Module } from '@nestjs/common';
-import type { GeoPoint } from '../common/events/domain-events';
+import { Global, Module } from '@nestjs/common';
 import { DriversModule } from '../modules/drivers/drivers.module';
 import { DriversService } from '../modules/drivers/drivers.service';
-import { BiddingDriversPort } from '../modules/rides/ports/bidding-drivers.port';
-import { SurgeSignalsPort } from '../modules/rides/ports/surge-signals.port';
+import { SurgeDemandPort, SurgeSupplyPort } from '../modules/pricing/surge-signals.port';
+import { BiddingDriversPort } from '../modules/rides/bidding-drivers.port';
+import { DriverRatingsPort, PassengerRatingsPort } from '../modules/rides/rating-averages.port';
 import { RidesModule } from '../modules/rides/rides.module';
 import { RidesService } from '../modules/rides/rides.service';
+import { UsersModule } from '../modules/users/users.module';
+import { UsersService } from '../modules/users/users.service';
 
 /**
- * Surge's view of the live marketplace: demand from the rides module's open-requests index, supply
- * from the drivers module's matcher. Both answer from memory.
- */
-@Injectable()
-export class SurgeSignals implements SurgeSignalsPort {
-  constructor(
-    private readonly drivers: DriversService,
-    private readonly rides: RidesService,
-  ) {}
-
-  openRequestsNear(point: GeoPoint, radiusKm: number, vehicleCategoryId: number): number {
-    return this.rides.countOpenRequestsNear(point, radiusKm, vehicleCategoryId);
-  }
-
-  availableDriversNear(point: GeoPoint, radiusKm: number, vehicleCategoryId: number): number {
-    return this.drivers.countAvailableDriversNear(point, radiusKm, vehicleCategoryId);
-  }
-}
-
-/**
- * Binds the marketplace's ports to the modules that answer them. Global so that RidesModule can
- * inject the port without importing DriversModule (which imports RidesModule).
+ * Binds the marketplace's ports, each once, to the service that answers it: bidding's view of a
+ * driver, surge's supply and the driver's rating to DriversService, surge's demand to RidesService
+ * (both counts answer from memory), the passenger's rating to UsersService. Each service declares
+ * `implements`, so the compiler keeps it in step with the port. Global so that the modules below
+ * (pricing, rides) can inject a port without importing the modules above them, which import them.
  */
 @Global()
 @Module({
-  imports: [DriversModule, RidesModule],
-  providers: [{ provide: BiddingDriversPort, useExisting: DriversService }, SurgeSignals, { provide: SurgeSignalsPort, useExisting: SurgeSignals }],
-  exports: [BiddingDriversPort, SurgeSignalsPort],
+  imports: [DriversModule, RidesModule, UsersModule],
+  providers: [
+    { provide: BiddingDriversPort, useExisting: DriversService },
+    { provide: SurgeDemandPort, useExisting: RidesService },
+    { provide: SurgeSupplyPort, useExisting: DriversService },
+    { provide: DriverRatingsPort, useExisting: DriversService },
+    { provide: PassengerRatingsPort, useExisting: UsersService },
+  ],
+  exports: [BiddingDriversPort, SurgeDemandPort, SurgeSupplyPort, DriverRatingsPort, PassengerRatingsPort],
 })
 export class MarketplacePortsModule {}
-
-// The binding above is by token; this keeps the service's signature in step with the port.
-type Implements<Port, Service extends Port> = Service;
-export type MarketplaceBindingsCheck = Implements<BiddingDriversPort, DriversService>;

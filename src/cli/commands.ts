@@ -2,11 +2,13 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { toMajor } from '../common/money';
 import { AppConfig } from '../config/app-config';
 import { DriversService } from '../modules/drivers/drivers.service';
-import { CreatePromoCodeInput, PromoCodesService } from '../modules/rides/pricing/promo-codes.service';
-import { VehicleCategoriesService } from '../modules/rides/pricing/vehicle-categories.service';
+import { CreatePromoCodeInput, PricingService } from '../modules/pricing/pricing.service';
+import { VehicleCategoriesService } from '../modules/pricing/vehicle-categories.service';
+import { isOperatorRole, OPERATOR_ROLES } from '../common/auth/operator-permissions';
+import { OperatorAccountsService } from '../modules/users/operator-accounts.service';
 import { UsersService } from '../modules/users/users.service';
 import { WalletsService } from '../modules/wallets/wallets.service';
-import { amountArg, CliCheckFailed, CliUsageError, dateArg, expectPositionals, parseCommandArgs, userIdArg, wholeNumberArg } from './cli-args';
+import { amountArg, CliCheckFailed, CliUsageError, dateArg, expectPositionals, parseCommandArgs, reasonArg, userIdArg, wholeNumberArg } from './cli-args';
 
 /**
  * Operator commands. Each is a function of the running application (built by createApp, not
@@ -88,7 +90,7 @@ const promoCreate: CliCommand = {
     if (o.limit !== undefined) input.usageLimit = wholeNumberArg('--limit', o.limit, 0, 2_000_000_000, PROMO_USAGE);
     if (o.description !== undefined) input.description = o.description;
 
-    const row = await app.get(PromoCodesService, { strict: false }).createPromoCode(input);
+    const row = await app.get(PricingService, { strict: false }).createPromoCode(input);
     const discount =
       row.discount_type === 'percentage'
         ? `${row.discount_value}% off${row.max_discount_minor !== null ? ` (at most ${money(app, row.max_discount_minor)})` : ''}`
@@ -99,6 +101,20 @@ const promoCreate: CliCommand = {
     ].filter(Boolean);
     const limit = row.usage_limit === null ? 'unlimited uses' : `at most ${row.usage_limit} uses`;
     return `Created promo code ${row.code} (id ${row.id}): ${discount}, valid ${validity.join(' ') || 'with no time limit'}, ${limit}`;
+  },
+};
+
+const OPERATOR_ADD_USAGE = `operator:add <email> <${OPERATOR_ROLES.join('|')}> [--reason "..."]`;
+const operatorAdd: CliCommand = {
+  usage: OPERATOR_ADD_USAGE,
+  summary: 'Add an operator: they sign in to the console with a code sent to the e-mail',
+  async run(app, args) {
+    const parsed = parseCommandArgs(args, { reason: { type: 'string' } }, OPERATOR_ADD_USAGE);
+    const [email, role] = expectPositionals(parsed, ['email', 'operator_role'], OPERATOR_ADD_USAGE);
+    if (!isOperatorRole(role)) throw new CliUsageError(`operator_role must be one of ${OPERATOR_ROLES.join(', ')} (got "${role}")`, OPERATOR_ADD_USAGE);
+    const reason = reasonArg(parsed.options.reason, 'Added with the operator CLI', OPERATOR_ADD_USAGE);
+    const operator = await app.get(OperatorAccountsService, { strict: false }).add(email, role, { actorId: null, reason });
+    return `Operator ${operator.id} (${operator.email}) added as ${operator.operator_role}`;
   },
 };
 
@@ -141,6 +157,7 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
   'user:unblock': blockCommand(false),
   'wallet:credit': walletCredit,
   'promo:create': promoCreate,
+  'operator:add': operatorAdd,
   'ledger:check': ledgerCheck,
   'categories:reload': categoriesReload,
 };

@@ -2,7 +2,7 @@ import { Global, Injectable, Module } from '@nestjs/common';
 import { Client } from 'pg';
 import type { EntityManager } from 'typeorm';
 import { EventBus } from '../../src/common/events/event-bus';
-import { ChargeRefundedEvent, HoldCanceledEvent, RidePaymentEventsPort } from '../../src/modules/payments/ports/ride-payment-events.port';
+import { ChargeRefundedEvent, HoldCanceledEvent, RidePaymentEventsPort } from '../../src/modules/payments/ride-payment-events.port';
 import { createUser } from '../support/factories';
 import { waitFor } from '../support/wait';
 import { api, PaymentsWorld, saveCard, startPaymentsApp } from './payments-helpers';

@@ -12,6 +12,7 @@ import { RideRatings1763800014000 } from './1763800014000-ride-ratings';
 import { RideShareLinks1763800014010 } from './1763800014010-ride-share-links';
 import { CreateRideMessages1763800015000 } from './1763800015000-create-ride-messages';
 import { CreatePayments1763800017000 } from './1763800017000-create-payments';
+import { OperatorsAndAudit1763800018000 } from './1763800018000-operators-and-audit';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   RideShareLinks1763800014010,
   CreateRideMessages1763800015000,
   CreatePayments1763800017000,
+  OperatorsAndAudit1763800018000,
 ];

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { REDIS_CLIENT, RedisClient } from '../../common/redis/redis.module';
 import { AppConfig } from '../../config/app-config';
 import { PaymentsModule } from '../payments/payments.module';
+import { PricingModule } from '../pricing/pricing.module';
 import { RidesModule } from '../rides/rides.module';
 import { DriverLocationsService } from './driver-locations.service';
 import { DriverRidesService } from './driver-rides.service';
@@ -16,7 +17,7 @@ import { MemoryLivePositionStore } from './memory-live-positions';
 import { RedisLivePositionStore } from './redis-live-positions';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([DriverEntity]), RidesModule, PaymentsModule],
+  imports: [TypeOrmModule.forFeature([DriverEntity]), RidesModule, PricingModule, PaymentsModule],
   controllers: [DriversController],
   providers: [
     DriversRepository,

@@ -5,7 +5,7 @@ import { EventBus } from '../../../common/events/event-bus';
 import { PaymentCustomersRepository } from '../cards/payment-customers.repository';
 import { PaymentError } from '../payments.errors';
 import { PayoutsRepository } from '../payouts/payouts.repository';
-import { RidePaymentEventsPort } from '../ports/ride-payment-events.port';
+import { RidePaymentEventsPort } from '../ride-payment-events.port';
 import { StripeAccess } from '../stripe/stripe-access';
 import { StripeWebhookEventsRepository } from './stripe-webhook-events.repository';
 
