@@ -222,6 +222,25 @@ describe('PaymentsService: a ride’s card money', () => {
     expect(platform).toEqual([{ amount_minor: -1100 }]);
   });
 
+  it('concurrent refunds of one ride: the same refund id refunds once, and two refunds never exceed what was paid', async () => {
+    const { passenger, driver, rideId } = await cardRide();
+    await payments.holdFare({ rideId, passengerId: passenger.id, fareMinor: 1000 });
+    await payments.captureFare({ rideId, driverId: driver.id, fareMinor: 1000, commissionMinor: 0 });
+    const same = 'ba1c2d3e-4a5b-4c6d-8e7f-90a1b2c3d4e5';
+    const twice = await Promise.all([1, 2].map(() => payments.refund({ refundId: same, rideId, passengerId: passenger.id, amountMinor: 400, reason: null })));
+    expect(twice[0]).toEqual(twice[1]);
+    const others = await Promise.allSettled(
+      ['ca1c2d3e-4a5b-4c6d-8e7f-90a1b2c3d4e5', 'da1c2d3e-4a5b-4c6d-8e7f-90a1b2c3d4e5'].map((refundId) =>
+        payments.refund({ refundId, rideId, passengerId: passenger.id, amountMinor: 500, reason: null }),
+      ),
+    );
+    expect(others.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(others.find((r): r is PromiseRejectedResult => r.status === 'rejected')!.reason).toMatchObject({ code: 'REFUND_EXCEEDS_PAID' });
+    const stripeRefunds = [...w.fake.objects.refund.values()].filter((r) => r.metadata?.ride_id === rideId);
+    expect(stripeRefunds.map((r) => r.amount).sort()).toEqual([400, 500]);
+    expect((await payments.rideCardPayment(rideId)).refundedMinor).toBe(900);
+  });
+
   it('refunds a wallet ride back to the wallet, and refuses a ride with nothing paid', async () => {
     const passenger = await createUser(w.t, { walletBalanceMinor: 5000 });
     const { driver, rideId } = await acceptedRide(w.t, { passenger, payment: 'wallet', amount: 20 });
