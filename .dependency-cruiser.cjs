@@ -9,7 +9,7 @@
  * - Nothing imports realtime or the composition root (bootstrap/, app.module.ts) but the root itself.
  * - common/ imports no module (its unit tests may use a module's DTOs as sample input).
  */
-const LAYERS = ['wallets', 'rides', 'drivers', 'trip-sharing', 'users', 'auth', 'realtime'];
+const LAYERS = ['wallets', 'pricing', 'rides', 'drivers', 'trip-sharing', 'users', 'auth', 'realtime'];
 
 const layerRules = LAYERS.map((name, i) => ({
   name: `layers-${name}`,

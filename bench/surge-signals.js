@@ -1,7 +1,7 @@
 'use strict';
 /**
  * node bench/surge-signals.js (after npm run build): what one surge count costs, the figure behind
- * SURGE_SIGNALS_REFRESH_MS in src/modules/rides/pricing/surge.service.ts. 100,000 open requests spread
+ * SURGE_SIGNALS_REFRESH_MS in src/modules/pricing/surge/surge.service.ts. 100,000 open requests spread
  * over a 30 km city in the open-requests grid (both cell sizes the index keeps); the count of those
  * within 5 km of the centre, as an estimate asks for it.
  */

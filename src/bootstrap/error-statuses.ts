@@ -3,6 +3,7 @@ import type { CommonErrorCode } from '../common/errors/common.errors';
 import type { AuthErrorCode } from '../modules/auth/auth.errors';
 import type { UserErrorCode } from '../modules/users/users.errors';
 import type { WalletErrorCode } from '../modules/wallets/wallets.errors';
+import type { PricingErrorCode } from '../modules/pricing/pricing.errors';
 import type { RideErrorCode } from '../modules/rides/rides.errors';
 import type { BidErrorCode } from '../modules/rides/bids/bids.errors';
 import type { ChatErrorCode } from '../modules/rides/chat/ride-chat.errors';
@@ -14,6 +15,7 @@ export type AppErrorCode =
   | AuthErrorCode
   | UserErrorCode
   | WalletErrorCode
+  | PricingErrorCode
   | RideErrorCode
   | BidErrorCode
   | ChatErrorCode
@@ -71,9 +73,10 @@ export const ERROR_STATUS: Readonly<Record<AppErrorCode, HttpStatus>> = {
   INSUFFICIENT_FUNDS: HttpStatus.CONFLICT,
   INVALID_AMOUNT: HttpStatus.BAD_REQUEST,
 
-  RIDE_NOT_FOUND: HttpStatus.NOT_FOUND,
   CATEGORY_NOT_FOUND: HttpStatus.BAD_REQUEST,
   PROMO_NOT_FOUND: HttpStatus.BAD_REQUEST,
+
+  RIDE_NOT_FOUND: HttpStatus.NOT_FOUND,
   ACTIVE_RIDE_EXISTS: HttpStatus.CONFLICT,
   RIDE_NOT_REQUESTED: HttpStatus.CONFLICT,
   INVALID_STATUS_TRANSITION: HttpStatus.CONFLICT,

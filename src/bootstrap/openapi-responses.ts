@@ -7,7 +7,8 @@ import { CHAT_MESSAGES } from '../modules/rides/chat/ride-chat.errors';
 import { MESSAGE_LENGTH_REFUSAL } from '../modules/rides/chat/ride-chat.rules';
 import { DRIVER_MESSAGES } from '../modules/drivers/drivers.errors';
 import { RIDE_MESSAGES } from '../modules/rides/rides.errors';
-import { PICKUP_AT_RANGE_MESSAGE } from '../modules/rides/pricing/ride-request.rules';
+import { PRICING_MESSAGES } from '../modules/pricing/pricing.errors';
+import { PICKUP_AT_RANGE_MESSAGE } from '../modules/rides/booking/pickup-at.rules';
 import { USER_MESSAGES } from '../modules/users/users.errors';
 import { WALLET_MESSAGES } from '../modules/wallets/wallets.errors';
 
@@ -97,9 +98,9 @@ const OPERATION_MESSAGES: Record<string, Record<string, string[]>> = {
     '409': [USER_MESSAGES.ACCOUNT_HAS_ACTIVE_RIDE],
   },
   WalletsController_getWallet: { '404': [WALLET_MESSAGES.WALLET_NOT_FOUND] },
-  RidesController_estimate: { '404': [RIDE_MESSAGES.CATEGORY_NOT_FOUND] },
+  RidesController_estimate: { '404': [PRICING_MESSAGES.CATEGORY_NOT_FOUND] },
   RidesController_book: {
-    '404': [RIDE_MESSAGES.CATEGORY_NOT_FOUND],
+    '404': [PRICING_MESSAGES.CATEGORY_NOT_FOUND],
     '409': [RIDE_MESSAGES.ACTIVE_RIDE_EXISTS, RIDE_MESSAGES.IDEMPOTENCY_KEY_REUSED, RIDE_MESSAGES.SCHEDULED_RIDE_LIMIT],
   },
   RidesController_cancel: { '409': [RIDE_MESSAGES.RIDE_NOT_CANCELLABLE] },

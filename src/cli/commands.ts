@@ -2,8 +2,8 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { toMajor } from '../common/money';
 import { AppConfig } from '../config/app-config';
 import { DriversService } from '../modules/drivers/drivers.service';
-import { CreatePromoCodeInput, PromoCodesService } from '../modules/rides/pricing/promo-codes.service';
-import { VehicleCategoriesService } from '../modules/rides/pricing/vehicle-categories.service';
+import { CreatePromoCodeInput, PricingService } from '../modules/pricing/pricing.service';
+import { VehicleCategoriesService } from '../modules/pricing/vehicle-categories.service';
 import { UsersService } from '../modules/users/users.service';
 import { WalletsService } from '../modules/wallets/wallets.service';
 import { amountArg, CliCheckFailed, CliUsageError, dateArg, expectPositionals, parseCommandArgs, userIdArg, wholeNumberArg } from './cli-args';
@@ -88,7 +88,7 @@ const promoCreate: CliCommand = {
     if (o.limit !== undefined) input.usageLimit = wholeNumberArg('--limit', o.limit, 0, 2_000_000_000, PROMO_USAGE);
     if (o.description !== undefined) input.description = o.description;
 
-    const row = await app.get(PromoCodesService, { strict: false }).createPromoCode(input);
+    const row = await app.get(PricingService, { strict: false }).createPromoCode(input);
     const discount =
       row.discount_type === 'percentage'
         ? `${row.discount_value}% off${row.max_discount_minor !== null ? ` (at most ${money(app, row.max_discount_minor)})` : ''}`

@@ -2,7 +2,7 @@ import { executeCommand } from '../../src/cli/commands';
 import { DriverLocationsService } from '../../src/modules/drivers/driver-locations.service';
 import { DriversService } from '../../src/modules/drivers/drivers.service';
 import { DriverMatchingService } from '../../src/modules/drivers/matching/driver-matching.service';
-import { SurgeSignalsPort } from '../../src/modules/rides/ports/surge-signals.port';
+import { SurgeSupplyPort } from '../../src/modules/pricing/surge-signals.port';
 import { RidesService } from '../../src/modules/rides/rides.service';
 import { acceptedRide, setStatus } from '../rides/ride-helpers';
 import { createUser, TestUser } from '../support/factories';
@@ -82,14 +82,14 @@ describe('DriversService.findOnlineDriverIdsNear and countAvailableDriversNear',
     expect(near(50.08, 14.43)).toEqual([]);
   });
 
-  it('is what surge sees as supply (SurgeSignalsPort.availableDriversNear)', async () => {
+  it('is what surge sees as supply (SurgeSupplyPort.countAvailableDriversNear)', async () => {
     const driver = await createUser(t, { role: 'driver', vehicleCategoryId: 3 });
     await place(driver, 59.33, 18.06);
-    const surge = t.get(SurgeSignalsPort);
-    expect(surge.availableDriversNear({ latitude: 59.33, longitude: 18.06 }, 5, 3)).toBe(1);
-    expect(surge.availableDriversNear({ latitude: 59.33, longitude: 18.06 }, 5, 1)).toBe(0);
+    const surge = t.get(SurgeSupplyPort);
+    expect(surge.countAvailableDriversNear({ latitude: 59.33, longitude: 18.06 }, 5, 3)).toBe(1);
+    expect(surge.countAvailableDriversNear({ latitude: 59.33, longitude: 18.06 }, 5, 1)).toBe(0);
     await drivers().setOnline(driver.id, false);
-    expect(surge.availableDriversNear({ latitude: 59.33, longitude: 18.06 }, 5, 3)).toBe(0);
+    expect(surge.countAvailableDriversNear({ latitude: 59.33, longitude: 18.06 }, 5, 3)).toBe(0);
   });
 
   it('counts a position flushed to the table (another instance, or before a restart) once reloaded, and a hand-edited row then', async () => {

@@ -1,4 +1,4 @@
-import { PromoCodesService } from '../../src/modules/rides/pricing/promo-codes.service';
+import { PromoCodesService } from '../../src/modules/pricing/promos/promo-codes.service';
 import { createUser, TestUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 

@@ -1,22 +1,24 @@
-import { SurgeSignalsPort } from '../../src/modules/rides/ports/surge-signals.port';
+import { SurgeDemandPort, SurgeSupplyPort } from '../../src/modules/pricing/surge-signals.port';
 import { createUser, TestUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bookingBody, DROPOFF, PICKUP } from './ride-helpers';
 
 /**
- * CONTRACT §11, surge, through the HTTP API. Until the live index and the matcher answer the port
- * (issue 17) its real binding sees no demand and no supply: every estimate is calm (1.00). The busy
- * market below is the port's real binding answering other counts (its methods replaced for the
- * test), which is exactly what SurgeService reads; the formula itself is unit-tested.
+ * CONTRACT §11, surge, through the HTTP API. With no open request and no driver about, the ports'
+ * real bindings (RidesService, DriversService) see no demand and no supply: every estimate is calm
+ * (1.00). The busy market below is those bindings answering other counts (their methods replaced
+ * for the test), which is exactly what SurgeService reads; the formula itself is unit-tested.
  */
 describe('surge', () => {
   let t: TestApp;
   let passenger: TestUser;
-  let signals: SurgeSignalsPort;
+  let demand: SurgeDemandPort;
+  let supply: SurgeSupplyPort;
   beforeAll(async () => {
     t = await startTestApp(); // MIN_OFFER_PERCENT at its default, 70
     passenger = await createUser(t);
-    signals = t.get(SurgeSignalsPort);
+    demand = t.get(SurgeDemandPort);
+    supply = t.get(SurgeSupplyPort);
   });
   afterEach(() => jest.restoreAllMocks());
   afterAll(() => t.close());
@@ -34,8 +36,8 @@ describe('surge', () => {
     dropoff: { ...DROPOFF, longitude: DROPOFF.longitude + degrees },
   });
   const busy = () => {
-    jest.spyOn(signals, 'openRequestsNear').mockReturnValue(40);
-    jest.spyOn(signals, 'availableDriversNear').mockReturnValue(1);
+    jest.spyOn(demand, 'countOpenRequestsNear').mockReturnValue(40);
+    jest.spyOn(supply, 'countAvailableDriversNear').mockReturnValue(1);
   };
 
   it('is 1.00 in the breakdown while the port sees no demand and no supply, for one category and for the list', async () => {

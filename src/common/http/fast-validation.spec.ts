@@ -5,8 +5,8 @@ import { RefreshTokenDto } from '../../modules/auth/dto/refresh-token.dto';
 import { NearbyRidesQueryDto } from '../../modules/drivers/dto/nearby-rides-query.dto';
 import { UpdateLocationDto } from '../../modules/drivers/dto/update-location.dto';
 import { BookRideDto } from '../../modules/rides/dto/book-ride.dto';
-import { EstimateRideDto } from '../../modules/rides/dto/estimate-ride.dto';
-import { LocationDto } from '../../modules/rides/dto/location.dto';
+import { EstimateRideDto } from '../../modules/pricing/dto/estimate-ride.dto';
+import { LocationDto } from '../../modules/pricing/dto/location.dto';
 import { fastTransform, isFastValidated } from './fast-validation';
 import { createValidationPipe } from './validation.pipe';
 

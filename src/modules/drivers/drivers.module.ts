@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { REDIS_CLIENT, RedisClient } from '../../common/redis/redis.module';
 import { AppConfig } from '../../config/app-config';
+import { PricingModule } from '../pricing/pricing.module';
 import { RidesModule } from '../rides/rides.module';
 import { DriverLocationsService } from './driver-locations.service';
 import { DriverRidesService } from './driver-rides.service';
@@ -15,7 +16,7 @@ import { MemoryLivePositionStore } from './memory-live-positions';
 import { RedisLivePositionStore } from './redis-live-positions';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([DriverEntity]), RidesModule],
+  imports: [TypeOrmModule.forFeature([DriverEntity]), RidesModule, PricingModule],
   controllers: [DriversController],
   providers: [
     DriversRepository,

@@ -7,7 +7,8 @@ import { OnDomainEvent } from '../../common/events/on-domain-event';
 import { BatchLoader } from '../../common/cache/batch-loader';
 import { ReadThroughCache } from '../../common/cache/read-through-cache';
 import { AppConfig } from '../../config/app-config';
-import { VehicleCategoriesService } from '../rides/pricing/vehicle-categories.service';
+import { VehicleCategoriesService } from '../pricing/vehicle-categories.service';
+import type { SurgeSupplyPort } from '../pricing/surge-signals.port';
 import { DriverProfileView, driverProfileToJson } from './driver-profile.view';
 import { DriverLocationsService } from './driver-locations.service';
 import { DriverApprovalStatus, DriverProfileChanges, DriverRow, DriversRepository } from './drivers.repository';
@@ -21,7 +22,7 @@ const APPROVAL_STATUSES: readonly string[] = ['approved', 'rejected', 'suspended
  * (who is online near a pickup, lock a driver while assigning a ride).
  */
 @Injectable()
-export class DriversService {
+export class DriversService implements SurgeSupplyPort {
   /**
    * Nearby needs the driver's status and category on every call. The record is cached per instance
    * and forgotten by the driver events (after the write, on every instance), never by the writers.
@@ -142,7 +143,7 @@ export class DriversService {
     return this.matching.driversToTell(vehicleCategoryId, point, radiusKm);
   }
 
-  /** Supply for surge: the drivers above who hold no non-final ride, counted from memory. */
+  /** Supply for surge (SurgeSupplyPort): the drivers above who hold no non-final ride, counted from memory. */
   countAvailableDriversNear(point: GeoPoint, radiusKm: number, vehicleCategoryId: number): number {
     return this.matching.countAvailableNear(point, radiusKm, vehicleCategoryId);
   }

@@ -18,21 +18,20 @@ import { CurrentUser, Public, RequiresRegistration, Roles } from '../../common/a
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import { CommonError } from '../../common/errors/common.errors';
 import { ErrorResponseDto } from '../../common/http/error-response.dto';
-import { AppConfig } from '../../config/app-config';
 import { BookRideDto } from './dto/book-ride.dto';
 import { CancelRideDto } from './dto/cancel-ride.dto';
 import { RaiseOfferDto } from './offers/dto/raise-offer.dto';
 import { toMinor } from '../../common/money';
-import { EstimateRideDto } from './dto/estimate-ride.dto';
-import { EstimateListResponseDto, EstimateResponseDto, RideResponseDto } from './dto/ride-response.dto';
+import { EstimateRideDto } from '../pricing/dto/estimate-ride.dto';
+import { EstimateListResponseDto, EstimateResponseDto } from '../pricing/dto/estimate-response.dto';
+import { VehicleCategoryResponseDto } from '../pricing/dto/vehicle-category-response.dto';
+import { PricingService } from '../pricing/pricing.service';
+import { RideResponseDto } from './dto/ride-response.dto';
 import { UpdateRideStatusDto } from './dto/update-ride-status.dto';
-import { VehicleCategoryResponseDto } from './dto/vehicle-category-response.dto';
-import { FareEstimatesService } from './pricing/fare-estimates.service';
 import { RideBookingService } from './booking/ride-booking.service';
 import { driverStep } from './transitions/ride-command';
 import { RideTransitionsService } from './transitions/ride-transitions.service';
 import { RidesService } from './rides.service';
-import { VehicleCategoriesService } from './pricing/vehicle-categories.service';
 import type { RideView } from './read-models/ride-view';
 import type { JsonObject } from '../../common/events/domain-events';
 
@@ -43,21 +42,18 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 @Controller('rides')
 export class RidesController {
   constructor(
-    private readonly categories: VehicleCategoriesService,
-    private readonly estimates: FareEstimatesService,
+    private readonly pricing: PricingService,
     private readonly booking: RideBookingService,
     private readonly transitions: RideTransitionsService,
     private readonly rides: RidesService,
-    private readonly config: AppConfig,
   ) {}
 
   @Public()
   @Get('categories')
   @ApiOperation({ summary: 'List the active vehicle categories with their fares' })
   @ApiOkResponse({ type: VehicleCategoryResponseDto, isArray: true })
-  async listCategories(): Promise<VehicleCategoryResponseDto[]> {
-    const list = await this.categories.listActive();
-    return list.map((c) => VehicleCategoryResponseDto.from(c, this.config.currency));
+  listCategories(): Promise<VehicleCategoryResponseDto[]> {
+    return this.pricing.listActiveCategories();
   }
 
   @Post('estimate')
@@ -73,7 +69,7 @@ export class RidesController {
   @ApiOkResponse({ schema: { oneOf: [{ $ref: getSchemaPath(EstimateResponseDto) }, { $ref: getSchemaPath(EstimateListResponseDto) }] } })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'A field is invalid (details name it)' })
   estimate(@Body() dto: EstimateRideDto): JsonObject | Promise<JsonObject> {
-    return this.estimates.estimate(dto);
+    return this.pricing.estimate(dto);
   }
 
   @Post('book')

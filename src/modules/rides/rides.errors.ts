@@ -2,8 +2,6 @@ import { DomainError } from '../../common/errors/domain.error';
 
 export type RideErrorCode =
   | 'RIDE_NOT_FOUND'
-  | 'CATEGORY_NOT_FOUND'
-  | 'PROMO_NOT_FOUND'
   | 'ACTIVE_RIDE_EXISTS'
   | 'RIDE_NOT_REQUESTED'
   | 'INVALID_STATUS_TRANSITION'
@@ -19,8 +17,6 @@ export type RideErrorCode =
 
 export const RIDE_MESSAGES: Record<RideErrorCode, string> = {
   RIDE_NOT_FOUND: 'Ride not found',
-  CATEGORY_NOT_FOUND: 'Vehicle category not found',
-  PROMO_NOT_FOUND: 'Promo code not found',
   ACTIVE_RIDE_EXISTS: 'You already have a ride in progress',
   RIDE_NOT_REQUESTED: 'Ride is no longer open for bids',
   INVALID_STATUS_TRANSITION: 'This status change is not allowed for the ride',

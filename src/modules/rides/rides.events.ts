@@ -66,8 +66,6 @@ declare module '../../common/events/domain-events' {
       tip: TipView;
       ride: RideView;
     };
-    /** The vehicle_categories table was edited (fares, activity): every instance reloads the categories. */
-    'vehicle_categories.changed': Record<string, never>;
     'ride.expired': {
       ride_id: string;
       passenger_id: number | null;
@@ -87,5 +85,4 @@ export const RIDE_EVENTS = [
   'ride.expired',
   'ride.offer_raised',
   'ride.tipped',
-  'vehicle_categories.changed',
 ] as const;

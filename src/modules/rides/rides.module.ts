@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RateLimitModule } from '../../common/rate-limit/rate-limit.module';
+import { PricingModule } from '../pricing/pricing.module';
 import { WalletsModule } from '../wallets/wallets.module';
 import { BidsController } from './bids/bids.controller';
 import { BidsRepository } from './bids/bids.repository';
@@ -13,24 +14,15 @@ import { RideMessagesRepository } from './chat/ride-messages.repository';
 import { IdempotencyKeysRepository } from './booking/idempotency-keys.repository';
 import { RideBookingService } from './booking/ride-booking.service';
 import { IdempotencyKeyEntity } from './entities/idempotency-key.entity';
-import { PromoCodeEntity } from './entities/promo-code.entity';
 import { RideEventEntity } from './entities/ride-event.entity';
 import { RidePaymentEntity } from './entities/ride-payment.entity';
 import { RideEntity } from './entities/ride.entity';
-import { VehicleCategoryEntity } from './entities/vehicle-category.entity';
 import { RideDispatchJob } from './jobs/ride-dispatch.job';
 import { RideExpiryJob } from './jobs/ride-expiry.job';
 import { RideRatingEntity } from './ratings/entities/ride-rating.entity';
 import { RideRatingsController } from './ratings/ride-ratings.controller';
 import { RideRatingsRepository } from './ratings/ride-ratings.repository';
 import { PassengerRidesController } from './passenger-rides.controller';
-import { FareEstimatesService } from './pricing/fare-estimates.service';
-import { PromoCodesRepository } from './pricing/promo-codes.repository';
-import { PromoCodesService } from './pricing/promo-codes.service';
-import { SurgeService } from './pricing/surge.service';
-import { GreatCircleRoutingProvider, RoutingProvider } from './pricing/routing.provider';
-import { VehicleCategoriesRepository } from './pricing/vehicle-categories.repository';
-import { VehicleCategoriesService } from './pricing/vehicle-categories.service';
 import { DriverRideCache } from './read-models/driver-ride.cache';
 import { OpenRequestsIndex } from './read-models/open-requests/open-requests.index';
 import { OpenRequestsRepository } from './read-models/open-requests/open-requests.repository';
@@ -46,35 +38,27 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
 
 /**
  * The marketplace: rides and the bids on them. Sub-folders say what they hold: transitions/ (the
- * one place a ride changes), bids/, booking/, pricing/ (categories, fares, promo codes),
- * read-models/ (the ride and bid views, their caches), jobs/, chat/ (in-ride messages). No other module touches these tables.
+ * one place a ride changes), bids/, booking/, read-models/ (the ride and bid views, their caches),
+ * jobs/, chat/ (in-ride messages). Prices come from the pricing module (PricingService), which
+ * also backs the categories and estimate endpoints here. No other module touches these tables.
  */
 @Module({
   imports: [
     RateLimitModule,
     TypeOrmModule.forFeature([
-      VehicleCategoryEntity,
       RideEntity,
       BidEntity,
       RideEventEntity,
       RidePaymentEntity,
-      PromoCodeEntity,
       IdempotencyKeyEntity,
       RideMessageEntity,
       RideRatingEntity,
     ]),
     WalletsModule,
+    PricingModule,
   ],
   controllers: [RidesController, PassengerRidesController, BidsController, RideChatController, TipsController, RideRatingsController],
   providers: [
-    // pricing
-    VehicleCategoriesRepository,
-    VehicleCategoriesService,
-    { provide: RoutingProvider, useClass: GreatCircleRoutingProvider },
-    PromoCodesRepository,
-    PromoCodesService,
-    SurgeService,
-    FareEstimatesService,
     // read models
     RidesRepository,
     RidePaymentsRepository,
@@ -98,6 +82,6 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     RideDispatchJob,
     RideRatingsRepository,
   ],
-  exports: [VehicleCategoriesService, RidesService, PromoCodesService],
+  exports: [RidesService],
 })
 export class RidesModule {}

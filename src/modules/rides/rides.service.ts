@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import { toMajor } from '../../common/money';
+import type { SurgeDemandPort } from '../pricing/surge-signals.port';
 import { DriverRideCache, DriverRideRef } from './read-models/driver-ride.cache';
 
 export type { DriverRideRef };
@@ -68,9 +69,9 @@ export interface RideHistoryPage {
   total: number;
 }
 
-/** Ride reads (details, active ride, history, nearby) and the read helpers other modules use. */
+/** Ride reads (details, active ride, history, nearby) and the read helpers other modules use; surge's demand. */
 @Injectable()
-export class RidesService {
+export class RidesService implements SurgeDemandPort {
   constructor(
     private readonly rides: RidesRepository,
     private readonly bids: BidsRepository,
@@ -157,8 +158,9 @@ export class RidesService {
   }
 
   /**
-   * Open requests (requested, not expired) of the category whose pickup lies within radiusKm of the
-   * point, counted in the open-requests index (no query; 0 before its start-up load has begun to fill it).
+   * Surge's demand (SurgeDemandPort): open requests (requested, not expired) of the category whose
+   * pickup lies within radiusKm of the point, counted in the open-requests index (no query; 0 before
+   * its start-up load has begun to fill it).
    */
   countOpenRequestsNear(point: GeoPoint, radiusKm: number, vehicleCategoryId: number): number {
     return this.openRequests.countNear(point, radiusKm, vehicleCategoryId);

@@ -4,11 +4,10 @@ import type { AuthenticatedUser } from '../../../common/auth/authenticated-user'
 import { RateLimiter } from '../../../common/rate-limit/rate-limiter';
 import { AppConfig } from '../../../config/app-config';
 import { WalletsService } from '../../wallets/wallets.service';
+import type { FareEstimate } from '../../pricing/fare-estimate';
+import { PricingService } from '../../pricing/pricing.service';
 import type { BookRideDto } from '../dto/book-ride.dto';
-import { FareEstimatesService } from '../pricing/fare-estimates.service';
-import type { FareEstimate } from '../pricing/fare-estimate';
-import { PromoCodesService, normalisePromoCode } from '../pricing/promo-codes.service';
-import { checkPickupAt } from '../pricing/ride-request.rules';
+import { checkPickupAt } from './pickup-at.rules';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { RidesRepository } from '../read-models/rides.repository';
 import type { RideRequest, UserCommand } from '../transitions/ride-command';
@@ -51,8 +50,7 @@ export function requestHash(body: object): string {
 @Injectable()
 export class RideBookingService {
   constructor(
-    private readonly estimates: FareEstimatesService,
-    private readonly promos: PromoCodesService,
+    private readonly pricing: PricingService,
     private readonly wallets: WalletsService,
     private readonly transitions: RideTransitionsService,
     private readonly reads: RidesRepository,
@@ -63,7 +61,7 @@ export class RideBookingService {
 
   async book(user: AuthenticatedUser, dto: BookRideDto, idempotencyKey?: string): Promise<BookingResult> {
     checkPickupAt(dto.pickup_at);
-    const { estimate } = await this.estimates.estimateFor(dto, dto.vehicle_category_id);
+    const estimate = await this.pricing.quote(dto, dto.vehicle_category_id);
     const offeredFareMinor = dto.offered_fare === undefined ? null : toMinor(dto.offered_fare)!;
     if (offeredFareMinor !== null) checkOfferedFare(offeredFareMinor, estimate.totalMinor, this.config.minOfferPercent);
     // Book-cancel loops are bounded per passenger (OWASP API6): counted before anything is written.
@@ -92,7 +90,7 @@ export class RideBookingService {
           return rideToJson(row);
         }
         if (estimate.promo?.applied && estimate.promo.promoId !== undefined) {
-          const refusal = await this.promos.redeem(estimate.promo.promoId, tx);
+          const refusal = await this.pricing.redeemPromo(estimate.promo.promoId, tx);
           if (refusal !== null) withoutPromo(estimate, refusal);
         }
         return undefined;
@@ -118,7 +116,8 @@ function rideRequest(dto: BookRideDto, estimate: FareEstimate, offeredFareMinor:
     durationMinutes: dto.duration_minutes ?? null,
     endScheduledAt: dto.end_scheduled_at ?? null,
     returnScheduledAt: dto.return_scheduled_at ?? null,
-    promoCode: dto.promo_code === undefined ? null : normalisePromoCode(dto.promo_code),
+    // The code as pricing read it (trimmed, upper-case): present exactly when the body named one.
+    promoCode: estimate.promo?.code ?? null,
     estimate,
     offeredFareMinor,
   };

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsISO8601, IsNumber, IsOptional, Matches, Max, Min } from 'class-validator';
 import { AtMostTwoDecimals, MAX_AMOUNT } from './money-amount.validators';
-import { RideRequestFieldsDto, WITH_OFFSET } from './ride-request-fields.dto';
+import { RideRequestFieldsDto, WITH_OFFSET } from '../../pricing/dto/ride-request-fields.dto';
 
 export class BookRideDto extends RideRequestFieldsDto {
   @ApiProperty({ example: 1 })

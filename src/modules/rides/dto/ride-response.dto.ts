@@ -1,21 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { dtoOf } from '../../../common/http/read-model-openapi';
 import { BidResponseDto } from '../bids/bid-view';
-import { ESTIMATE, EstimateView } from '../pricing/fare-estimate';
 import { RideResponseDto } from '../read-models/ride-view';
 
-// The Ride, Bid and estimate schemas are derived from their read-model declarations (RIDE, BID,
-// ESTIMATE): the document cannot drift from what the endpoints send. Only the envelopes are here.
+// The Ride and Bid schemas are derived from their read-model declarations (RIDE, BID): the document
+// cannot drift from what the endpoints send. Only the envelopes are here (the estimate's: pricing/dto/).
 export { BidResponseDto, RideResponseDto };
-
-/** One fare estimate (money in major units, 2 decimals). */
-export const EstimateResponseDto = dtoOf(ESTIMATE);
-export type EstimateResponseDto = EstimateView;
-
-export class EstimateListResponseDto {
-  @ApiProperty({ type: [EstimateResponseDto], description: 'One per active category that fits passenger_count' })
-  estimates!: EstimateResponseDto[];
-}
 
 export class ActiveRideResponseDto {
   @ApiProperty({ type: RideResponseDto, nullable: true, description: 'null when the user has no non-final ride' })

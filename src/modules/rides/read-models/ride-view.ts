@@ -1,6 +1,6 @@
 import { col, doc, group, nullable, orNull, readModel, RowOf, sqlAs, ViewOfGroup } from '../../../common/database/read-model';
 import { dtoOf } from '../../../common/http/read-model-openapi';
-import { ESTIMATE, RIDE_TYPES } from '../pricing/fare-estimate';
+import { ESTIMATE, RIDE_TYPES } from '../../pricing/fare-estimate';
 import { RIDE_STATUSES } from '../ride-status';
 
 export const RIDE_VIEW_FROM = `

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
-import type { FareEstimate } from '../pricing/fare-estimate';
+import type { FareEstimate } from '../../pricing/fare-estimate';
 import { rowsOf } from '../../../common/database/sql-results';
 
 import type { RideStatus } from '../ride-status';

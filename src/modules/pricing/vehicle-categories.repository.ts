@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { VehicleCategoryEntity } from '../entities/vehicle-category.entity';
+import { VehicleCategoryEntity } from './entities/vehicle-category.entity';
 
 @Injectable()
 export class VehicleCategoriesRepository {

@@ -1,7 +1,7 @@
 import type { AppConfig } from '../../../config/app-config';
-import type { SurgeSignalsPort } from '../ports/surge-signals.port';
+import type { SurgeDemandPort, SurgeSupplyPort } from '../surge-signals.port';
 import { rawSurge, SURGE_SIGNALS_REFRESH_MS, SURGE_SMOOTHING_SECONDS, SurgeService } from './surge.service';
-import { computeFare } from './fare-calculator';
+import { computeFare } from '../fares/fare-calculator';
 
 const PICKUP = { latitude: 52.52, longitude: 13.405 };
 
@@ -11,17 +11,17 @@ function market(open: number, available: number) {
   const signals = {
     open,
     available,
-    openRequestsNear: (_p: unknown, radiusKm: number, categoryId: number) => {
+    countOpenRequestsNear: (_p: unknown, radiusKm: number, categoryId: number) => {
       calls.push({ radiusKm, categoryId });
       return signals.open;
     },
-    availableDriversNear: () => signals.available,
+    countAvailableDriversNear: () => signals.available,
   };
-  return { signals: signals as typeof signals & SurgeSignalsPort, calls };
+  return { signals: signals as typeof signals & SurgeDemandPort & SurgeSupplyPort, calls };
 }
 
-function surgeService(signals: SurgeSignalsPort, cap = 2): SurgeService {
-  return new SurgeService(signals, { surgeMaxMultiplier: cap, matchingRadiusKm: 5 } as AppConfig);
+function surgeService(signals: SurgeDemandPort & SurgeSupplyPort, cap = 2): SurgeService {
+  return new SurgeService(signals, signals, { surgeMaxMultiplier: cap, matchingRadiusKm: 5 } as AppConfig);
 }
 
 describe('rawSurge', () => {

@@ -4,13 +4,13 @@ import { AppConfig } from '../../../config/app-config';
 import type { RideRequestFieldsDto } from '../dto/ride-request-fields.dto';
 import type { VehicleCategoryEntity } from '../entities/vehicle-category.entity';
 import { computeFare, PromoRule } from './fare-calculator';
-import { estimateToJson, FareEstimate, PromoOutcome } from './fare-estimate';
+import { estimateToJson, FareEstimate, PromoOutcome } from '../fare-estimate';
 import { RouteLeg, RoutingProvider } from './routing.provider';
-import { PromoCodesService } from './promo-codes.service';
+import { PromoCodesService } from '../promos/promo-codes.service';
 import { checkRideRequest } from './ride-request.rules';
-import { SurgeService } from './surge.service';
-import { RideError } from '../rides.errors';
-import { VehicleCategoriesService } from './vehicle-categories.service';
+import { SurgeService } from '../surge/surge.service';
+import { PricingError } from '../pricing.errors';
+import { VehicleCategoriesService } from '../vehicle-categories.service';
 
 /** A priced request: the category it was validated against and its fare. */
 export interface Quote {
@@ -62,7 +62,7 @@ export class FareEstimatesService {
   }
 
   private quote(dto: RideRequestFieldsDto, category: VehicleCategoryEntity | undefined): Quote | Promise<Quote> {
-    if (!category) throw RideError.field('CATEGORY_NOT_FOUND', 'vehicle_category_id');
+    if (!category) throw PricingError.field('CATEGORY_NOT_FOUND', 'vehicle_category_id');
     checkRideRequest(dto, category);
     const legs = this.legs(dto);
     const promo = this.promo(dto);

@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ReadThroughCache } from '../../../common/cache/read-through-cache';
-import { EventBus } from '../../../common/events/event-bus';
-import { OnDomainEvent } from '../../../common/events/on-domain-event';
-import { AppConfig } from '../../../config/app-config';
-import { VehicleCategoryEntity } from '../entities/vehicle-category.entity';
+import { ReadThroughCache } from '../../common/cache/read-through-cache';
+import { EventBus } from '../../common/events/event-bus';
+import { OnDomainEvent } from '../../common/events/on-domain-event';
+import { AppConfig } from '../../config/app-config';
+import { VehicleCategoryEntity } from './entities/vehicle-category.entity';
 import { VehicleCategoriesRepository } from './vehicle-categories.repository';
 
 type Snapshot = { list: VehicleCategoryEntity[]; byId: Map<number, VehicleCategoryEntity> };

@@ -1,6 +1,6 @@
 import { percentOf } from '../../../common/money';
 import type { VehicleCategoryEntity } from '../entities/vehicle-category.entity';
-import type { FareEstimate, PromoOutcome, RideType } from './fare-estimate';
+import type { FareEstimate, PromoOutcome, RideType } from '../fare-estimate';
 import type { RouteLeg } from './routing.provider';
 
 export type FareCategory = Pick<VehicleCategoryEntity, 'id' | 'baseFareMinor' | 'perKmRateMinor' | 'perMinuteRateMinor' | 'minimumFareMinor'>;

@@ -1,5 +1,5 @@
-import { compileJsonShape } from '../../../common/database/json-shape';
-import { at, col, doc, group, nullable, shapeOf, ViewOfGroup } from '../../../common/database/read-model';
+import { compileJsonShape } from '../../common/database/json-shape';
+import { at, col, doc, group, nullable, shapeOf, ViewOfGroup } from '../../common/database/read-model';
 
 export type RideType = 'one_way' | 'round_trip' | 'per_hour' | 'delivery';
 export const RIDE_TYPES: readonly RideType[] = ['one_way', 'round_trip', 'per_hour', 'delivery'];

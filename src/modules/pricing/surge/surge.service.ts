@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { GeoPoint } from '../../../common/events/domain-events';
 import { AppConfig } from '../../../config/app-config';
-import { SurgeSignalsPort } from '../ports/surge-signals.port';
+import { SurgeDemandPort, SurgeSupplyPort } from '../surge-signals.port';
 
 /** How far one more open request per available driver lifts the multiplier. */
 export const SURGE_SENSITIVITY = 0.5;
@@ -52,7 +52,7 @@ export function rawSurge(openRequests: number, availableDrivers: number, cap: nu
 }
 
 /**
- * The surge multiplier near a pickup (CONTRACT §11), from the live counts the port answers from
+ * The surge multiplier near a pickup (CONTRACT §11), from the live counts the ports answer from
  * memory (never a query per estimate), smoothed per grid cell and category so that it does not flap
  * as requests and drivers come and go: an exponentially weighted moving average over time,
  * s ← s + (raw − s) × (1 − e^(−Δt / SMOOTHING_SECONDS)), Δt the time since the cell was last priced.
@@ -69,7 +69,8 @@ export class SurgeService {
   private newest: Cell | undefined;
 
   constructor(
-    private readonly signals: SurgeSignalsPort,
+    private readonly demand: SurgeDemandPort,
+    private readonly supply: SurgeSupplyPort,
     private readonly config: AppConfig,
   ) {}
 
@@ -123,8 +124,8 @@ export class SurgeService {
   private rawAt(point: GeoPoint, vehicleCategoryId: number, cap: number): number {
     const radiusKm = this.config.matchingRadiusKm;
     return rawSurge(
-      this.signals.openRequestsNear(point, radiusKm, vehicleCategoryId),
-      this.signals.availableDriversNear(point, radiusKm, vehicleCategoryId),
+      this.demand.countOpenRequestsNear(point, radiusKm, vehicleCategoryId),
+      this.supply.countAvailableDriversNear(point, radiusKm, vehicleCategoryId),
       cap,
     );
   }

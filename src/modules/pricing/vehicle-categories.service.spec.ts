@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
-import { InProcessEventBus } from '../../../common/events/in-process-event-bus';
-import { subscribeDomainEventHandlers } from '../../../common/events/on-domain-event';
-import type { AppConfig } from '../../../config/app-config';
-import type { VehicleCategoryEntity } from '../entities/vehicle-category.entity';
+import { InProcessEventBus } from '../../common/events/in-process-event-bus';
+import { subscribeDomainEventHandlers } from '../../common/events/on-domain-event';
+import type { AppConfig } from '../../config/app-config';
+import type { VehicleCategoryEntity } from './entities/vehicle-category.entity';
 import type { VehicleCategoriesRepository } from './vehicle-categories.repository';
 import { VehicleCategoriesService } from './vehicle-categories.service';
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CommonError } from '../../../common/errors/common.errors';
-import type { PromoOutcome } from './fare-estimate';
-import type { PromoRule } from './fare-calculator';
+import type { PromoOutcome } from '../fare-estimate';
+import type { PromoRule } from '../fares/fare-calculator';
 import { PromoCodeRow, PromoCodesRepository } from './promo-codes.repository';
 
 export interface CreatePromoCodeInput {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
-import { RIDE_TYPES, RideType } from '../pricing/fare-estimate';
+import { RIDE_TYPES, RideType } from '../fare-estimate';
 import { LocationDto } from './location.dto';
 
 /**
