@@ -11,12 +11,14 @@ import { MetricsModule } from './common/metrics/metrics.module';
 import { JwtAuthGuard } from './common/guards/jwt-auth.guard';
 import { RegisteredAccountGuard } from './common/guards/registered-account.guard';
 import { RequestBodyGuard } from './common/guards/request-body.guard';
+import { OperatorGuard } from './common/guards/operator.guard';
 import { RolesGuard } from './common/guards/roles.guard';
 import { RedisModule } from './common/redis/redis.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { AuditModule } from './modules/audit/audit.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { DriversModule } from './modules/drivers/drivers.module';
 import { RealtimeModule } from './modules/realtime/realtime.module';
@@ -44,12 +46,15 @@ export class AppModule {
         TripSharingModule,
         RealtimeModule,
         WalletsModule,
+        AuditModule,
       ],
       providers: [
         { provide: ERROR_STATUSES, useValue: ERROR_STATUS },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        // Order matters: authenticate first, then role, then registration state, then what the body may be.
+        // Order matters: authenticate first, then operators and the rest apart, then role, then registration
+        // state, then what the body may be.
         { provide: APP_GUARD, useClass: JwtAuthGuard },
+        { provide: APP_GUARD, useClass: OperatorGuard },
         { provide: APP_GUARD, useClass: RolesGuard },
         { provide: APP_GUARD, useClass: RegisteredAccountGuard },
         { provide: APP_GUARD, useClass: RequestBodyGuard },

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { DynamicModule, Module, Type } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { ModulesContainer, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, LogController } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../app.module';
+import { declaredRoutes, operatorRouteProblems } from '../common/auth/admin-routes';
 import { describeFrameworkError, errorBody } from '../common/http/error-body';
 import { createValidationPipe, ValidationFailedException } from '../common/http/validation.pipe';
 import { createRootLogger, PinoNestLogger } from '../common/logging/logger';
@@ -77,6 +78,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     // Body parsing is ours (installJsonOnlyBodyParsing): JSON only, and an empty body means "no body".
     bodyParser: false,
   });
+  await refuseUnguardedAdminRoutes(app);
   applyRouting(app);
   app.useGlobalPipes(createValidationPipe());
   app.useWebSocketAdapter(new LiveWsAdapter(app));
@@ -88,6 +90,14 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   }
   await app.init();
   return app;
+}
+
+/** Deny by default (CONTRACT §13): an admin route that names no permission stops the start-up. */
+async function refuseUnguardedAdminRoutes(app: NestFastifyApplication): Promise<void> {
+  const problems = operatorRouteProblems(declaredRoutes(app.get(ModulesContainer)));
+  if (problems.length === 0) return;
+  await app.close();
+  throw new Error(`Operator routes without a permission:\n  ${problems.join('\n  ')}`);
 }
 
 const TOO_MANY_QUERY_PARAMETERS = Object.freeze(errorBody(400, TOO_MANY_QUERY_PARAMETERS_MESSAGE));

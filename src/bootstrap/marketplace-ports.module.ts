@@ -2,29 +2,30 @@ import { Global, Module } from '@nestjs/common';
 import { DriversModule } from '../modules/drivers/drivers.module';
 import { DriversService } from '../modules/drivers/drivers.service';
 import { SurgeDemandPort, SurgeSupplyPort } from '../modules/pricing/surge-signals.port';
-import { BiddingDriversPort } from '../modules/rides/ports/bidding-drivers.port';
+import { BiddingDriversPort } from '../modules/rides/bidding-drivers.port';
+import { DriverRatingsPort, PassengerRatingsPort } from '../modules/rides/rating-averages.port';
 import { RidesModule } from '../modules/rides/rides.module';
 import { RidesService } from '../modules/rides/rides.service';
+import { UsersModule } from '../modules/users/users.module';
+import { UsersService } from '../modules/users/users.service';
 
 /**
- * Binds the marketplace's ports to the services that answer them, each once: bidding's view of a
- * driver and surge's supply to DriversService, surge's demand to RidesService (both answer from
- * memory). Global so that the modules below (pricing, rides) can inject a port without importing the
- * modules above them, which import them.
+ * Binds the marketplace's ports, each once, to the service that answers it: bidding's view of a
+ * driver, surge's supply and the driver's rating to DriversService, surge's demand to RidesService
+ * (both counts answer from memory), the passenger's rating to UsersService. Each service declares
+ * `implements`, so the compiler keeps it in step with the port. Global so that the modules below
+ * (pricing, rides) can inject a port without importing the modules above them, which import them.
  */
 @Global()
 @Module({
-  imports: [DriversModule, RidesModule],
+  imports: [DriversModule, RidesModule, UsersModule],
   providers: [
     { provide: BiddingDriversPort, useExisting: DriversService },
     { provide: SurgeDemandPort, useExisting: RidesService },
     { provide: SurgeSupplyPort, useExisting: DriversService },
+    { provide: DriverRatingsPort, useExisting: DriversService },
+    { provide: PassengerRatingsPort, useExisting: UsersService },
   ],
-  exports: [BiddingDriversPort, SurgeDemandPort, SurgeSupplyPort],
+  exports: [BiddingDriversPort, SurgeDemandPort, SurgeSupplyPort, DriverRatingsPort, PassengerRatingsPort],
 })
 export class MarketplacePortsModule {}
-
-// The binding is by token and DriversService does not declare this port (surge's it does): this
-// keeps the service's signature in step with it.
-type Implements<Port, Service extends Port> = Service;
-export type MarketplaceBindingsCheck = Implements<BiddingDriversPort, DriversService>;

@@ -1,5 +1,7 @@
 import { NEARBY_MAX_RADIUS_KM } from '../modules/drivers/dto/nearby-rides-query.dto';
 import { STATUS_CODES } from 'node:http';
+import { OPERATOR_PERMISSIONS, type OperatorAction } from '../common/auth/operator-permissions';
+import { NOT_ALLOWED_FOR_ROLE, OPERATOR_TOKEN_CONFINED, OPERATORS_ONLY } from '../common/guards/operator.guard';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { AUTH_MESSAGES } from '../modules/auth/auth.errors';
 import { BID_MESSAGES } from '../modules/rides/bids/bids.errors';
@@ -23,18 +25,45 @@ export const TAGS: ReadonlyArray<[string, string]> = [
   ['wallet', "The caller's wallet balance"],
   ['sharing', 'Trip sharing: a passenger hands out a link that shows the ride live without login'],
   ['health', 'Liveness and readiness probes'],
+  [
+    'operators',
+    'For operator accounts only (CONTRACT §13): sign in with send-otp and verify-otp by e-mail, then Authorize with the ' +
+      'access token. Each operation names the operator roles allowed it (403 "Not allowed for your role" otherwise); ' +
+      'every write takes a `reason` and is recorded in the audit trail. Operator tokens work nowhere else but logout and the live socket.',
+  ],
 ];
 
 export interface RouteGuards {
   roles?: string[];
   requiresRegistration: boolean;
+  isPublic?: boolean;
+  /** Under /api/v1/admin/. */
+  admin?: boolean;
+  operatorAction?: OperatorAction;
+  openToOperators?: boolean;
 }
 
 export function describeRouteGuards(guards: RouteGuards): string | undefined {
+  if (guards.admin) {
+    const roles = guards.operatorAction ? OPERATOR_PERMISSIONS[guards.operatorAction].join(', ') : 'no one';
+    return `${OPERATORS_ONLY} (any other account); ${NOT_ALLOWED_FOR_ROLE} (\`${guards.operatorAction}\` is for: ${roles})`;
+  }
   const reasons: string[] = [];
   if (guards.roles?.length) reasons.push(`the caller is not a ${guards.roles.join(' or ')}`);
   if (guards.requiresRegistration) reasons.push('the account has not completed registration');
+  if (!guards.isPublic && !guards.openToOperators) reasons.push('an operator account (its tokens work under /api/v1/admin/ only)');
   return reasons.length ? `Forbidden: ${reasons.join(', or ')}` : undefined;
+}
+
+/** The guards' own sentences for a 403 (src/common/guards/). */
+function guardMessages(guard: RouteGuards | undefined): string[] {
+  if (!guard) return [];
+  if (guard.admin) return guard.operatorAction === 'read' ? [OPERATORS_ONLY] : [OPERATORS_ONLY, NOT_ALLOWED_FOR_ROLE];
+  const messages: string[] = [];
+  if (guard.roles?.length) messages.push(`This endpoint is only for ${guard.roles.join(' or ')} accounts`);
+  if (guard.requiresRegistration) messages.push('Complete registration before using this endpoint');
+  if (!guard.isPublic && !guard.openToOperators) messages.push(OPERATOR_TOKEN_CONFINED);
+  return messages;
 }
 
 type Example = { summary: string; value: Record<string, unknown> };
@@ -220,11 +249,7 @@ function errorExamples(path: string, method: string, operation: Operation, statu
     return { ...examples, ...named(known ?? []) };
   }
   if (status === '403') {
-    const messages: string[] = [];
-    // The guards' own sentences (src/common/guards/roles.guard.ts, registered-account.guard.ts).
-    if (guard?.roles?.length) messages.push(`This endpoint is only for ${guard.roles.join(' or ')} accounts`);
-    if (guard?.requiresRegistration) messages.push('Complete registration before using this endpoint');
-    messages.push(...(known ?? []));
+    const messages = [...guardMessages(guard), ...(known ?? [])];
     return named(messages.length ? messages : [AUTH_MESSAGES.ROLE_FORBIDDEN]);
   }
   if (known) return named(known);

@@ -3,7 +3,10 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import type { FastifyInstance } from 'fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from '../app.module';
-import { REQUIRES_REGISTRATION, ROLES } from '../common/auth/auth.decorators';
+import { isAdminRoute } from '../common/auth/admin-routes';
+import { IS_PUBLIC, REQUIRES_REGISTRATION, ROLES } from '../common/auth/auth.decorators';
+import { OPEN_TO_OPERATORS, OPERATOR_ACTION } from '../common/auth/operator-action.decorator';
+import type { OperatorAction } from '../common/auth/operator-permissions';
 import { ErrorResponseDto } from '../common/http/error-response.dto';
 import { toOpenApi31 } from './openapi-3-1';
 import { API_DESCRIPTION } from './openapi-description';
@@ -115,7 +118,7 @@ function documentCommonErrors(document: OpenAPIObject, guards: Map<string, Route
   }
 }
 
-/** Each route's @Roles / @RequiresRegistration, by the operationId @nestjs/swagger gives it (Controller_method). */
+/** Each route's @Roles / @RequiresRegistration / operator rules, by the operationId @nestjs/swagger gives it (Controller_method). */
 function routeGuards(app: NestFastifyApplication): Map<string, RouteGuards> {
   const guards = new Map<string, RouteGuards>();
   for (const module of app.get(ModulesContainer).values()) {
@@ -130,6 +133,10 @@ function routeGuards(app: NestFastifyApplication): Map<string, RouteGuards> {
         guards.set(`${controller.name}_${key}`, {
           roles: read<string[]>(ROLES),
           requiresRegistration: read<boolean>(REQUIRES_REGISTRATION) === true,
+          isPublic: read<boolean>(IS_PUBLIC) === true,
+          admin: isAdminRoute(controller, handler),
+          operatorAction: read<OperatorAction>(OPERATOR_ACTION),
+          openToOperators: read<boolean>(OPEN_TO_OPERATORS) === true,
         });
       }
     }

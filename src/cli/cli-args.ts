@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { reasonProblem } from '../common/http/reason.dto';
 import { toMinor } from '../common/money';
 
 /** Bad input on the command line: printed with the command's usage, exit code 2. */
@@ -77,4 +78,15 @@ export function dateArg(name: string, value: string, usage: string): Date {
     throw new CliUsageError(`${name} must be an ISO 8601 UTC date-time such as 2026-12-31T23:59:59Z (got "${value}")`, usage);
   }
   return date;
+}
+
+/**
+ * --reason of a write, recorded in the audit trail with `actor_id: null` (CONTRACT §13) under the
+ * API's rule (3 to 500 characters); a command given none records `fallback`, its own name.
+ */
+export function reasonArg(value: string | undefined, fallback: string, usage: string): string {
+  const reason = value ?? fallback;
+  const problem = reasonProblem(reason);
+  if (problem) throw new CliUsageError(`--${problem}`, usage);
+  return reason.trim();
 }

@@ -4,9 +4,11 @@ import { AppConfig } from '../config/app-config';
 import { DriversService } from '../modules/drivers/drivers.service';
 import { CreatePromoCodeInput, PricingService } from '../modules/pricing/pricing.service';
 import { VehicleCategoriesService } from '../modules/pricing/vehicle-categories.service';
+import { isOperatorRole, OPERATOR_ROLES } from '../common/auth/operator-permissions';
+import { OperatorAccountsService } from '../modules/users/operator-accounts.service';
 import { UsersService } from '../modules/users/users.service';
 import { WalletsService } from '../modules/wallets/wallets.service';
-import { amountArg, CliCheckFailed, CliUsageError, dateArg, expectPositionals, parseCommandArgs, userIdArg, wholeNumberArg } from './cli-args';
+import { amountArg, CliCheckFailed, CliUsageError, dateArg, expectPositionals, parseCommandArgs, reasonArg, userIdArg, wholeNumberArg } from './cli-args';
 
 /**
  * Operator commands. Each is a function of the running application (built by createApp, not
@@ -102,6 +104,20 @@ const promoCreate: CliCommand = {
   },
 };
 
+const OPERATOR_ADD_USAGE = `operator:add <email> <${OPERATOR_ROLES.join('|')}> [--reason "..."]`;
+const operatorAdd: CliCommand = {
+  usage: OPERATOR_ADD_USAGE,
+  summary: 'Add an operator: they sign in to the console with a code sent to the e-mail',
+  async run(app, args) {
+    const parsed = parseCommandArgs(args, { reason: { type: 'string' } }, OPERATOR_ADD_USAGE);
+    const [email, role] = expectPositionals(parsed, ['email', 'operator_role'], OPERATOR_ADD_USAGE);
+    if (!isOperatorRole(role)) throw new CliUsageError(`operator_role must be one of ${OPERATOR_ROLES.join(', ')} (got "${role}")`, OPERATOR_ADD_USAGE);
+    const reason = reasonArg(parsed.options.reason, 'Added with the operator CLI', OPERATOR_ADD_USAGE);
+    const operator = await app.get(OperatorAccountsService, { strict: false }).add(email, role, { actorId: null, reason });
+    return `Operator ${operator.id} (${operator.email}) added as ${operator.operator_role}`;
+  },
+};
+
 const LEDGER_CHECK_USAGE = 'ledger:check';
 const ledgerCheck: CliCommand = {
   usage: LEDGER_CHECK_USAGE,
@@ -141,6 +157,7 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
   'user:unblock': blockCommand(false),
   'wallet:credit': walletCredit,
   'promo:create': promoCreate,
+  'operator:add': operatorAdd,
   'ledger:check': ledgerCheck,
   'categories:reload': categoriesReload,
 };

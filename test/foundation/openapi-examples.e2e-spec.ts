@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { DEV_CODE, freshEmail, freshPhone, startAuthApp, verifyContact } from '../auth/auth-helpers';
 import { acceptedRide, bookRide, onlineDriver, setStatus } from '../rides/ride-helpers';
-import { createUser, TestUser } from '../support/factories';
+import { createOperator, createUser, TestUser } from '../support/factories';
 import type { TestApp } from '../support/test-app';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { refreshRideRequestExamples } from '../../src/bootstrap/openapi-responses';
@@ -70,14 +70,20 @@ describe('OpenAPI examples', () => {
       'Idempotency-Key was already used with a different request body',
       'You already have the maximum number of scheduled rides',
     ]);
-    expect(messages('/api/v1/rides/estimate', 'post', '403')).toEqual(['This endpoint is only for passenger accounts', 'Complete registration before using this endpoint']);
+    expect(messages('/api/v1/rides/estimate', 'post', '403')).toEqual([
+      'This endpoint is only for passenger accounts',
+      'Complete registration before using this endpoint',
+      'Operator accounts may only use the /api/v1/admin/ endpoints',
+    ]);
+    expect(messages('/api/v1/admin/operators', 'post', '403')).toEqual(['Operators only', 'Not allowed for your role']);
+    expect(messages('/api/v1/admin/audit', 'get', '403')).toEqual(['Operators only']);
     expect(messages('/api/v1/rides/{ride_id}/bids', 'get', '403')).toContain('This endpoint is only for passenger accounts');
     expect(messages('/api/v1/rides/{ride_id}/bids/{bid_id}/accept', 'post', '403')).toContain('This endpoint is only for passenger accounts');
   });
 
   it('every 429 declares Retry-After; every 2xx has a description; servers and tags are set', () => {
     expect((document as unknown as Json).servers).toEqual([{ url: '/' }]);
-    expect((document as unknown as { tags: Array<{ name: string }> }).tags.map((tag) => tag.name)).toEqual(['auth', 'passenger', 'rides', 'bids', 'chat', 'driver', 'wallet', 'sharing', 'health']);
+    expect((document as unknown as { tags: Array<{ name: string }> }).tags.map((tag) => tag.name)).toEqual(['auth', 'passenger', 'rides', 'bids', 'chat', 'driver', 'wallet', 'sharing', 'health', 'operators']);
     for (const { method, path, op } of operations(document)) {
       for (const [status, response] of Object.entries(op.responses as Record<string, ResponseObject>)) {
         if (status === '429') expect([method, path, response.headers?.['Retry-After']?.schema?.type]).toEqual([method, path, 'integer']);
@@ -88,6 +94,7 @@ describe('OpenAPI examples', () => {
 
   it('every pre-filled request body (the schema sample and each named example) is accepted', async () => {
     const passenger = await createUser(t);
+    const admin = await createOperator(t, 'admin');
     const call = (method: string, url: string, payload: unknown, token?: string) =>
       t.request({ method: method.toUpperCase() as 'POST', url, payload: payload as object, token });
     type Handler = (body: Json, method: string, path: string) => Promise<{ statusCode: number; body: string }>;
@@ -152,6 +159,8 @@ describe('OpenAPI examples', () => {
         const { passenger: rider, rideId } = await acceptedRide(t);
         return call(m, p.replace('{ride_id}', rideId), body, rider.accessToken);
       },
+      AdminOperatorsController_add: (body, m, p) => call(m, p, fresh(body), admin.accessToken),
+      AdminOperatorsController_remove: async (body, m, p) => call(m, p.replace('{id}', String((await createOperator(t, 'support')).id)), body, admin.accessToken),
       // A completed ride per body: each side rates a ride once.
       RideRatingsController_rate: async (body, m, p) => {
         const { passenger: rider, driver, rideId } = await acceptedRide(t);

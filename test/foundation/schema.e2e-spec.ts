@@ -13,6 +13,7 @@ describe('entities and migrations', () => {
   afterAll(() => t.close());
 
   const EXPECTED_TABLES = [
+    'audit_log',
     'bids',
     'drivers',
     'idempotency_keys',

@@ -1,4 +1,6 @@
+import type { OperatorRole } from '../../src/common/auth/operator-permissions';
 import { TokenService } from '../../src/modules/auth/services/token.service';
+import { OperatorAccountsService } from '../../src/modules/users/operator-accounts.service';
 import type { TestApp } from './test-app';
 
 export interface TestUser {
@@ -76,4 +78,22 @@ export async function fundWallet(t: TestApp, userId: number, amountMinor: number
     await m.query(`UPDATE wallets SET balance_minor = balance_minor + $2 WHERE id = $1`, [wallet.id, amountMinor]);
     await m.query(`UPDATE wallets SET balance_minor = balance_minor - $2 WHERE id = $1`, [external.id, amountMinor]);
   });
+}
+
+export interface TestOperator {
+  id: number;
+  email: string;
+  operatorRole: OperatorRole;
+  accessToken: string;
+  refreshToken: string;
+}
+
+/** An operator made through the CLI's service path (audited, actor null) with a real token pair. */
+export async function createOperator(t: TestApp, operatorRole: OperatorRole = 'admin'): Promise<TestOperator> {
+  sequence += 1;
+  const email = `operator${process.pid}x${sequence}@example.test`;
+  const operator = await t.get(OperatorAccountsService).add(email, operatorRole, { actorId: null, reason: 'test operator' });
+  const issued = t.get(TokenService).issue({ id: operator.id, role: 'operator' });
+  await t.db.query(`UPDATE users SET refresh_token_hash = $2 WHERE id = $1`, [operator.id, issued.refreshTokenHash]);
+  return { id: operator.id, email, operatorRole, accessToken: issued.pair.access_token, refreshToken: issued.pair.refresh_token };
 }

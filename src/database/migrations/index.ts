@@ -11,6 +11,7 @@ import { RidesPickupAt1763800013000 } from './1763800013000-rides-pickup-at';
 import { RideRatings1763800014000 } from './1763800014000-ride-ratings';
 import { RideShareLinks1763800014010 } from './1763800014010-ride-share-links';
 import { CreateRideMessages1763800015000 } from './1763800015000-create-ride-messages';
+import { OperatorsAndAudit1763800018000 } from './1763800018000-operators-and-audit';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   RideRatings1763800014000,
   RideShareLinks1763800014010,
   CreateRideMessages1763800015000,
+  OperatorsAndAudit1763800018000,
 ];

@@ -14,6 +14,7 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { bearerToken, CurrentUser, Public } from '../../common/auth/auth.decorators';
+import { OpenToOperators } from '../../common/auth/operator-action.decorator';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import { ErrorResponseDto } from '../../common/http/error-response.dto';
 import { AuthService } from './auth.service';
@@ -170,6 +171,7 @@ export class AuthController {
   }
 
   @Post('logout')
+  @OpenToOperators()
   @ApiBearerAuth()
   @HttpCode(200)
   @ApiOperation({

@@ -7,8 +7,6 @@ import { DriversModule } from '../drivers/drivers.module';
 import { UsersModule } from '../users/users.module';
 import { WalletsModule } from '../wallets/wallets.module';
 import { AuthController } from './auth.controller';
-import { AuthRepository } from './auth.repository';
-import { SessionsRepository } from './sessions.repository';
 import { AuthService } from './auth.service';
 import { AuthRateLimitGuard } from './guards/auth-rate-limit.guard';
 import { IdentityResolver } from './services/identity-resolver';
@@ -31,8 +29,6 @@ import { jwtModuleOptions, TokenService } from './services/token.service';
   providers: [
     TokenService,
     { provide: AccessTokenVerifier, useClass: JwtAccessTokenVerifier },
-    AuthRepository,
-    SessionsRepository,
     AuthService,
     IdentityResolver,
     OtpCodes,

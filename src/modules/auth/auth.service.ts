@@ -4,9 +4,9 @@ import { CommonError } from '../../common/errors/common.errors';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { AppConfig } from '../../config/app-config';
 import { UserResponseDto } from '../users/dto/user-response.dto';
+import { ContactFill, SessionUserRow, UserSignInService } from '../users/user-sign-in.service';
 import { isUniqueViolation } from '../../common/database/sql-results';
 import { AuthError } from './auth.errors';
-import { AuthRepository, ContactFill, SessionUserRow } from './auth.repository';
 import { OtpSentResponseDto } from './dto/otp-sent-response.dto';
 import { SendOtpDto } from './dto/send-otp.dto';
 import { VerifyOtpResponseDto } from './dto/session-response.dto';
@@ -23,7 +23,7 @@ const HOUR_SECONDS = 3600;
 @Injectable()
 export class AuthService {
   constructor(
-    private readonly repo: AuthRepository,
+    private readonly signIn: UserSignInService,
     private readonly identities: IdentityResolver,
     private readonly codes: OtpCodes,
     private readonly delivery: OtpDelivery,
@@ -44,11 +44,11 @@ export class AuthService {
     await this.enforceSendLimits(user.id);
     const code = this.codes.generate();
     const hash = this.codes.hash(user.id, code);
-    await this.repo.storeOtp(user.id, hash, OTP_TTL_SECONDS, fill).catch((err: unknown) => rethrowContactTaken(err));
+    await this.signIn.storeOtp(user.id, hash, OTP_TTL_SECONDS, fill).catch((err: unknown) => rethrowContactTaken(err));
     try {
       await this.delivery.deliver(destinations, code, OTP_TTL_SECONDS, user.id);
     } catch (err) {
-      await this.repo.voidOtp(user.id, hash);
+      await this.signIn.voidOtp(user.id, hash);
       if (err instanceof AuthError && err.code === 'OTP_DELIVERY_FAILED') await this.refundSendLimits(user.id);
       throw err;
     }
@@ -58,7 +58,7 @@ export class AuthService {
   async verifyOtp(input: VerifyOtpDto): Promise<VerifyOtpResponseDto> {
     const contact = normalizeContact(input);
     const { user, fill } = await this.identities.resolveExisting(contact);
-    const outcome = await this.repo
+    const outcome = await this.signIn
       .runInTransaction((manager) => this.checkCodeAndOpenSession(manager, user.id, input.otp, contact, fill))
       .catch((err: unknown) => rethrowContactTaken(err));
     // A wrong code is refused only after the transaction committed, so that the attempt stays counted.
@@ -74,10 +74,10 @@ export class AuthService {
     contact: Contact,
     fill: ContactFill,
   ): Promise<AuthError | { issued: IssuedTokens; row: SessionUserRow }> {
-    const state = await this.repo.lockOtpState(userId, manager);
+    const state = await this.signIn.lockOtpState(userId, manager);
     if (!state || !state.otp_code_hash) return new AuthError('INVALID_OTP');
     if (!this.codes.matches(userId, otp, state.otp_code_hash)) {
-      await this.repo.recordFailedOtp(userId, this.config.otpMaxAttempts, manager);
+      await this.signIn.recordFailedOtp(userId, this.config.otpMaxAttempts, manager);
       return new AuthError('INVALID_OTP');
     }
     if (!state.otp_expires_at || new Date(state.otp_expires_at).getTime() < Date.now()) return new AuthError('OTP_EXPIRED');
@@ -85,7 +85,7 @@ export class AuthService {
     if (state.is_blocked) return new AuthError('ACCOUNT_BLOCKED');
     if (!state.is_active) return new AuthError('ACCOUNT_NOT_ACTIVE');
     const issued = this.tokens.issue({ id: userId, role: state.role });
-    const row = await this.repo.markVerified(
+    const row = await this.signIn.markVerified(
       userId,
       {
         fill,

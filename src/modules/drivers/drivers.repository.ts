@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { addRatingSql } from '../../common/database/rating-average';
 import { rowsOf } from '../../common/database/sql-results';
 
 export type DriverApprovalStatus = 'pending' | 'approved' | 'rejected' | 'suspended';
@@ -115,6 +116,11 @@ export class DriversRepository {
       ),
     );
     return rows[0];
+  }
+
+  /** A passenger's stars: sum, count and the average from them in one statement (their CHECK holds it), in the rating's transaction. */
+  async addRating(userId: number, stars: number, manager: EntityManager): Promise<void> {
+    await manager.query(`UPDATE drivers SET ${addRatingSql('$2')} WHERE user_id = $1`, [userId, stars]);
   }
 
   /**

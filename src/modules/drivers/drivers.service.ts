@@ -9,6 +9,8 @@ import { ReadThroughCache } from '../../common/cache/read-through-cache';
 import { AppConfig } from '../../config/app-config';
 import { VehicleCategoriesService } from '../pricing/vehicle-categories.service';
 import type { SurgeSupplyPort } from '../pricing/surge-signals.port';
+import type { BiddingDriversPort } from '../rides/bidding-drivers.port';
+import type { DriverRatingsPort } from '../rides/rating-averages.port';
 import { DriverProfileView, driverProfileToJson } from './driver-profile.view';
 import { DriverLocationsService } from './driver-locations.service';
 import { DriverApprovalStatus, DriverProfileChanges, DriverRow, DriversRepository } from './drivers.repository';
@@ -22,7 +24,7 @@ const APPROVAL_STATUSES: readonly string[] = ['approved', 'rejected', 'suspended
  * (who is online near a pickup, lock a driver while assigning a ride).
  */
 @Injectable()
-export class DriversService implements SurgeSupplyPort {
+export class DriversService implements BiddingDriversPort, SurgeSupplyPort, DriverRatingsPort {
   /**
    * Nearby needs the driver's status and category on every call. The record is cached per instance
    * and forgotten by the driver events (after the write, on every instance), never by the writers.
@@ -146,6 +148,11 @@ export class DriversService implements SurgeSupplyPort {
   /** Supply for surge (SurgeSupplyPort): the drivers above who hold no non-final ride, counted from memory. */
   countAvailableDriversNear(point: GeoPoint, radiusKm: number, vehicleCategoryId: number): number {
     return this.matching.countAvailableNear(point, radiusKm, vehicleCategoryId);
+  }
+
+  /** A passenger rated the driver (DriverRatingsPort), inside the `rate` command's transaction. */
+  addDriverRating(userId: number, stars: number, tx: EntityManager): Promise<void> {
+    return this.drivers.addRating(userId, stars, tx);
   }
 
   /** The record of a user registering as a driver, inside the registration's transaction. */

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
 import { DriversModule } from '../drivers/drivers.module';
 import { RidesModule } from '../rides/rides.module';
 import { WalletsModule } from '../wallets/wallets.module';
@@ -8,20 +9,31 @@ import { FileStorage } from './storage/file-storage';
 import { LocalFileStorage } from './storage/local-file-storage';
 import { ProfilePictureService } from './storage/profile-picture.service';
 import { UploadsRoute } from './storage/uploads.route';
+import { AdminOperatorsController } from './admin-operators.controller';
+import { OperatorAccountsRepository } from './operator-accounts.repository';
+import { OperatorAccountsService } from './operator-accounts.service';
 import { UsersController } from './users.controller';
+import { SessionsRepository } from './sign-in/sessions.repository';
+import { SignInRepository } from './sign-in/sign-in.repository';
+import { UserSignInService } from './user-sign-in.service';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity]), WalletsModule, DriversModule, RidesModule],
-  controllers: [UsersController],
+  imports: [TypeOrmModule.forFeature([UserEntity]), AuditModule, WalletsModule, DriversModule, RidesModule],
+  controllers: [UsersController, AdminOperatorsController],
   providers: [
     UsersRepository,
     UsersService,
+    SignInRepository,
+    SessionsRepository,
+    UserSignInService,
+    OperatorAccountsRepository,
+    OperatorAccountsService,
     ProfilePictureService,
     UploadsRoute,
     { provide: FileStorage, useClass: LocalFileStorage },
   ],
-  exports: [UsersService, ProfilePictureService],
+  exports: [UsersService, UserSignInService, OperatorAccountsService],
 })
 export class UsersModule {}

@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import type { UserRole } from '../../common/auth/authenticated-user';
+import type { OperatorRole } from '../../common/auth/operator-permissions';
 import { PUBLIC_USER_COLUMNS, PublicUserRow } from './dto/user-response.dto';
 import { UserEntity } from './entities/user.entity';
+import { addRatingSql } from '../../common/database/rating-average';
 import { rowsOf } from '../../common/database/sql-results';
 
 export interface UserAuthState {
@@ -14,6 +16,8 @@ export interface UserAuthState {
   isRegistered: boolean;
   /** Access tokens with an `iat` (seconds) below this are refused; 0 when never revoked. */
   tokensValidAfter: number;
+  /** Set for operators only. */
+  operatorRole?: OperatorRole | null;
 }
 
 /** The drivers row as `me` shows it (the drivers module owns the table; this is a read-only view). */
@@ -44,9 +48,17 @@ export class UsersRepository {
 
   /** findAuthState for many users in one round trip (a turn's worth of cache misses). */
   async findAuthStates(ids: number[]): Promise<Map<number, UserAuthState>> {
-    const rows: Array<{ id: number; role: UserRole; is_active: boolean; is_blocked: boolean; is_registered: boolean; valid_after: number }> =
-      await this.repo.query(
-        `SELECT id, role, is_active, is_blocked, is_registered, COALESCE(extract(epoch FROM tokens_valid_after), 0)::float8 AS valid_after
+    const rows: Array<{
+      id: number;
+      role: UserRole;
+      operator_role: OperatorRole | null;
+      is_active: boolean;
+      is_blocked: boolean;
+      is_registered: boolean;
+      valid_after: number;
+    }> = await this.repo.query(
+        `SELECT id, role, operator_role, is_active, is_blocked, is_registered,
+                COALESCE(extract(epoch FROM tokens_valid_after), 0)::float8 AS valid_after
            FROM users WHERE id = ANY($1::int[])`,
         [ids],
       );
@@ -59,6 +71,7 @@ export class UsersRepository {
         isBlocked: row.is_blocked,
         isRegistered: row.is_registered,
         tokensValidAfter: row.valid_after,
+        operatorRole: row.operator_role,
       });
     }
     return states;
@@ -130,6 +143,11 @@ export class UsersRepository {
       ),
     );
     return rows[0];
+  }
+
+  /** A driver's stars: sum, count and the average from them in one statement (their CHECK holds it), in the rating's transaction. */
+  async addRating(userId: number, stars: number, manager: EntityManager): Promise<void> {
+    await manager.query(`UPDATE users SET ${addRatingSql('$2')} WHERE id = $1`, [userId, stars]);
   }
 
   /** Push tokens (from register or login) of the users that have one and may still be reached. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { BatchLoader } from '../../common/cache/batch-loader';
 import { ReadThroughCache } from '../../common/cache/read-through-cache';
 import { EventBus } from '../../common/events/event-bus';
@@ -7,6 +8,7 @@ import { toMajor } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
 import { DriverError } from '../drivers/drivers.errors';
 import { DriversService } from '../drivers/drivers.service';
+import type { PassengerRatingsPort } from '../rides/rating-averages.port';
 import { RidesService } from '../rides/rides.service';
 import { WalletError } from '../wallets/wallets.errors';
 import { WalletsService } from '../wallets/wallets.service';
@@ -25,7 +27,7 @@ import { ProfileChanges, UserAuthState, UsersRepository } from './users.reposito
 export type { UserAuthState };
 
 @Injectable()
-export class UsersService {
+export class UsersService implements PassengerRatingsPort {
   /**
    * Auth state is read on every authenticated request; caching it for at most USER_STATE_CACHE_MS
    * keeps that off the database while a block or deletion still takes effect at once: the events
@@ -95,6 +97,21 @@ export class UsersService {
   /** FCM said the token is dead (404 UNREGISTERED): it is forgotten, unless the user has sent a newer one. */
   clearPushToken(userId: number, token: string): Promise<void> {
     return this.users.clearPushToken(userId, token);
+  }
+
+  /** A picture sent as base64 (registration's): checked (PICTURE_INVALID, PICTURE_TOO_LARGE), stored, its URL returned. */
+  storeProfilePicture(base64: string): Promise<string> {
+    return this.pictures.store(this.pictures.decode(base64));
+  }
+
+  /** Removes a picture stored by storeProfilePicture (its write rolled back); never throws. */
+  discardProfilePicture(url: string | null | undefined): Promise<void> {
+    return this.pictures.discard(url);
+  }
+
+  /** A driver rated the passenger (PassengerRatingsPort), inside the `rate` command's transaction. */
+  addPassengerRating(userId: number, stars: number, tx: EntityManager): Promise<void> {
+    return this.users.addRating(userId, stars, tx);
   }
 
   /** GET /auth/me: the public user with wallet and, for drivers, the driver record. */

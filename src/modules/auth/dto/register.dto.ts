@@ -1,6 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import type { UserRole } from '../../../common/auth/authenticated-user';
 import { ProfileFieldsDto } from '../../users/dto/profile-fields.dto';
 
 /**
@@ -20,7 +19,8 @@ export class RegisterDto extends ProfileFieldsDto {
   @MaxLength(512)
   push_token?: string;
 
+  /** Never `operator`: operators are made by an admin or the CLI (CONTRACT §13), so that is a 400 here. */
   @ApiProperty({ enum: ['passenger', 'driver'], example: 'passenger' })
   @IsIn(['passenger', 'driver'])
-  role!: UserRole;
+  role!: 'passenger' | 'driver';
 }

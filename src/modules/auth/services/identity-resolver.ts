@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { ContactFill, IdentityRow, UserSignInService } from '../../users/user-sign-in.service';
 import { UserError } from '../../users/users.errors';
 import { AuthError } from '../auth.errors';
-import { AuthRepository, ContactFill, IdentityRow } from '../auth.repository';
 import { Contact } from './contact-normalizer';
 
 export interface ResolvedIdentity {
@@ -22,7 +22,7 @@ function singleContact({ phone, email }: Contact): { phone: string } | { email: 
 /** Identity rules 3 to 8 of the spec ("Behaviour of authentication operations"), in order. */
 @Injectable()
 export class IdentityResolver {
-  constructor(private readonly repo: AuthRepository) {}
+  constructor(private readonly signIn: UserSignInService) {}
 
   /** send-otp: the matching user, or a new pending one. */
   async resolveOrCreate(contact: Contact): Promise<ResolvedIdentity> {
@@ -30,14 +30,14 @@ export class IdentityResolver {
       const single = singleContact(contact);
       if (single) {
         // Rules 3/4 with one identifier: a match, else a pending user (rule 8), in one statement.
-        const user = await this.repo.findOrInsertPending(single);
+        const user = await this.signIn.findOrInsertPending(single);
         if (user) return { user, fill: {} };
         if (attempt >= MAX_CREATE_ATTEMPTS) throw new AuthError('REGISTRATION_CONFLICT');
         continue;
       }
       const found = await this.resolve(contact);
       if (found) return found;
-      const created = await this.repo.insertPending(contact.phone, contact.email);
+      const created = await this.signIn.insertPending(contact.phone, contact.email);
       if (created) return { user: created, fill: {} };
       if (attempt >= MAX_CREATE_ATTEMPTS) throw new AuthError('REGISTRATION_CONFLICT');
     }
@@ -55,15 +55,15 @@ export class IdentityResolver {
     const both = phone !== undefined && email !== undefined;
     // Rules 3 and 4: phones are stored normalised, so "+" or not no longer matters; both identifiers must name one user.
     const match = both
-      ? await this.repo.findByPhoneAndEmail(phone, email)
+      ? await this.signIn.findByPhoneAndEmail(phone, email)
       : phone !== undefined
-        ? await this.repo.findByPhone(phone)
-        : await this.repo.findByEmail(email!);
+        ? await this.signIn.findByPhone(phone)
+        : await this.signIn.findByEmail(email!);
     if (match) return { user: match, fill: {} };
     if (!both) return undefined;
 
     // Rule 5: looked up separately.
-    const [byPhone, byEmail] = await Promise.all([this.repo.findByPhone(phone), this.repo.findByEmail(email)]);
+    const [byPhone, byEmail] = await Promise.all([this.signIn.findByPhone(phone), this.signIn.findByEmail(email)]);
     if (byPhone && byEmail && byPhone.id !== byEmail.id) throw new AuthError('IDENTITY_DIFFERENT_ACCOUNTS');
     const candidate = byPhone ?? byEmail;
     if (!candidate) return undefined;

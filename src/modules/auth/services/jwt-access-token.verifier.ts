@@ -38,6 +38,8 @@ export class JwtAccessTokenVerifier extends AccessTokenVerifier {
     if (!state.isActive) throw new AuthError('ACCOUNT_NOT_ACTIVE');
     // Blocked/inactive answer first (403, as before); a token of an ended session is just invalid.
     if (iat < state.tokensValidAfter) throw new AuthError('INVALID_ACCESS_TOKEN');
-    return { id: state.id, role: state.role, isRegistered: state.isRegistered };
+    const user: AuthenticatedUser = { id: state.id, role: state.role, isRegistered: state.isRegistered };
+    if (state.operatorRole) user.operatorRole = state.operatorRole;
+    return user;
   }
 }

@@ -3,13 +3,12 @@ import { AppConfig } from '../../../config/app-config';
 import { normalizeEmail } from '../../users/contact';
 import { UserResponseDto } from '../../users/dto/user-response.dto';
 import { isIntegrityViolation } from '../../../common/database/sql-results';
-import { ProfilePictureService } from '../../users/storage/profile-picture.service';
+import { RegistrationChanges, UserSignInService } from '../../users/user-sign-in.service';
 import { UserError } from '../../users/users.errors';
 import { UsersService } from '../../users/users.service';
 import { DriversService } from '../../drivers/drivers.service';
 import { WalletsService } from '../../wallets/wallets.service';
 import { AuthError } from '../auth.errors';
-import { AuthRepository, RegistrationChanges } from '../auth.repository';
 import { RegisterDto } from '../dto/register.dto';
 import { SessionResponseDto } from '../dto/session-response.dto';
 import { normalizePhone } from './contact-normalizer';
@@ -19,11 +18,10 @@ import { TokenService } from './token.service';
 @Injectable()
 export class RegistrationService {
   constructor(
-    private readonly repo: AuthRepository,
+    private readonly signIn: UserSignInService,
     private readonly tokens: TokenService,
     private readonly wallets: WalletsService,
     private readonly drivers: DriversService,
-    private readonly pictures: ProfilePictureService,
     private readonly users: UsersService,
     private readonly config: AppConfig,
   ) {}
@@ -31,14 +29,14 @@ export class RegistrationService {
   async register(userId: number, body: RegisterDto): Promise<SessionResponseDto> {
     let storedPicture: string | undefined;
     try {
-      await this.repo.runInTransaction(async (manager) => {
+      await this.signIn.runInTransaction(async (manager) => {
         // The row lock makes two concurrent registrations of one user run one after the other (check 1 stops the second).
-        const user = await this.repo.lockForRegistration(userId, manager);
+        const user = await this.signIn.lockForRegistration(userId, manager);
         if (!user) throw new UserError('USER_NOT_FOUND');
         if (user.is_registered) throw new AuthError('ACCOUNT_ALREADY_COMPLETED'); // 1
         if (!user.is_verified) throw new AuthError('VERIFY_BEFORE_REGISTRATION'); // 2
         const email = body.email !== undefined && body.email !== null && body.email.trim() !== '' ? normalizeEmail(body.email) : undefined;
-        if (email !== undefined && user.email === null && (await this.repo.isEmailHeldByOther(email, userId, manager))) {
+        if (email !== undefined && user.email === null && (await this.signIn.isEmailHeldByOther(email, userId, manager))) {
           throw new UserError('EMAIL_IN_USE'); // 3
         }
         const phone = body.phone !== undefined && body.phone !== null ? normalizePhone(body.phone) : undefined;
@@ -53,17 +51,17 @@ export class RegistrationService {
           role: body.role,
         };
         if (body.profile_picture_base64) {
-          storedPicture = await this.pictures.store(this.pictures.decode(body.profile_picture_base64));
+          storedPicture = await this.users.storeProfilePicture(body.profile_picture_base64);
           changes.profilePicture = storedPicture;
         }
-        await this.repo.completeRegistration(userId, changes, manager);
+        await this.signIn.completeRegistration(userId, changes, manager);
         await this.wallets.ensureWallet(userId, manager); // 6
         if (body.role === 'driver') {
           await this.drivers.createDriverRecord(userId, this.config.driverAutoApprove ? 'approved' : 'pending', manager);
         }
       });
     } catch (err) {
-      if (storedPicture) await this.pictures.discard(storedPicture);
+      if (storedPicture) await this.users.discardProfilePicture(storedPicture);
       if (isIntegrityViolation(err)) throw new AuthError('REGISTRATION_CONFLICT'); // 7
       throw err;
     }
@@ -73,7 +71,7 @@ export class RegistrationService {
     const issued = this.tokens.issue({ id: userId, role: body.role });
     let row;
     try {
-      row = await this.repo.storeSessionAfterRegistration(userId, issued.refreshTokenHash, issued.family);
+      row = await this.signIn.storeSessionAfterRegistration(userId, issued.refreshTokenHash, issued.family);
     } catch {
       throw new AuthError('TOKEN_ISSUE_CONFLICT');
     }

@@ -2,9 +2,9 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
 import { UserResponseDto } from '../../users/dto/user-response.dto';
 import { sessionCutoffSeconds } from '../../users/session-cutoff';
+import { LoginCandidateRow, UserSignInService } from '../../users/user-sign-in.service';
 import { UsersService } from '../../users/users.service';
 import { AuthError } from '../auth.errors';
-import { LoginCandidateRow, SessionsRepository } from '../sessions.repository';
 import { LoginDto } from '../dto/login.dto';
 import { SessionResponseDto } from '../dto/session-response.dto';
 import { TokenPairResponseDto } from '../dto/token-pair-response.dto';
@@ -19,7 +19,7 @@ import { TokenService } from './token.service';
 export class SessionService {
   private readonly logger = new Logger('SessionService');
   constructor(
-    private readonly repo: SessionsRepository,
+    private readonly signIn: UserSignInService,
     private readonly tokens: TokenService,
     private readonly config: AppConfig,
     private readonly users: UsersService,
@@ -34,7 +34,7 @@ export class SessionService {
     const email = body.email || null;
     const phone = body.phone || null;
     const window = this.config.loginOtpWindowMinutes;
-    const user = email || phone ? await this.repo.findForLogin(email, phone, window) : undefined;
+    const user = email || phone ? await this.signIn.findForLogin(email, phone, window) : undefined;
     if (!user) throw new AuthError('INVALID_CREDENTIALS');
     const proof = this.proofHash(user, bearer);
     if (!user.is_verified || !proof) throw new AuthError('VERIFY_BEFORE_LOGIN');
@@ -43,7 +43,7 @@ export class SessionService {
     const issued = this.tokens.issue({ id: user.id, role: user.role });
     const session = { refreshTokenHash: issued.refreshTokenHash, family: issued.family };
     // Conditional on the proof again: of concurrent logins with one proof, one wins.
-    const row = await this.repo.consumeLoginProof(user.id, { hash: proof, windowMinutes: window }, session, body.push_token || undefined);
+    const row = await this.signIn.consumeLoginProof(user.id, { hash: proof, windowMinutes: window }, session, body.push_token || undefined);
     if (!row) throw new AuthError('VERIFY_BEFORE_LOGIN');
     return { ...issued.pair, user: UserResponseDto.from(row) };
   }
@@ -76,9 +76,9 @@ export class SessionService {
     const { userId, family } = this.tokens.verifyRefresh(refreshToken);
     const presented = TokenService.hash(refreshToken);
     const next = this.tokens.issueRefresh(userId, family);
-    const role = await this.repo.rotateRefreshToken(userId, presented, next.hash);
+    const role = await this.signIn.rotateRefreshToken(userId, presented, next.hash);
     if (!role) {
-      const state = await this.repo.refreshTokenState(userId, presented, family);
+      const state = await this.signIn.refreshTokenState(userId, presented, family);
       if (state?.matches && !state.allowed) throw new AuthError('ACCOUNT_NOT_ACTIVE');
       if (state?.replayed && family) await this.revokeFamily(userId, family);
       throw new AuthError('INVALID_REFRESH_TOKEN');
@@ -97,13 +97,13 @@ export class SessionService {
    */
   async logout(userId: number): Promise<void> {
     const cutoff = sessionCutoffSeconds();
-    await this.repo.clearSession(userId, cutoff);
+    await this.signIn.clearSession(userId, cutoff);
     await this.users.sessionsRevoked(userId, 'logout', cutoff);
   }
 
   private async revokeFamily(userId: number, family: string): Promise<void> {
     const cutoff = sessionCutoffSeconds();
-    if (await this.repo.revokeFamily(userId, family, cutoff)) {
+    if (await this.signIn.revokeFamily(userId, family, cutoff)) {
       this.logger.warn({ msg: 'Refresh token replayed: session revoked', user_id: userId });
       await this.users.sessionsRevoked(userId, 'refresh_token_replay', cutoff);
     }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { WalletsService } from '../../wallets/wallets.service';
 import { WalletError } from '../../wallets/wallets.errors';
-import { BiddingDriversPort } from '../ports/bidding-drivers.port';
+import { BiddingDriversPort } from '../bidding-drivers.port';
 import { RidesRepository } from '../read-models/rides.repository';
 import { isUuid } from '../rides.service';
 import type { ChangeContext, CommandOf, CommandOutcome, RideCommandHandler } from '../transitions/ride-command';

@@ -4,7 +4,7 @@ import { CommonError } from '../../../common/errors/common.errors';
 import { toMinor } from '../../../common/money';
 import { RateLimiter } from '../../../common/rate-limit/rate-limiter';
 import { AppConfig } from '../../../config/app-config';
-import { BiddingDriversPort } from '../ports/bidding-drivers.port';
+import { BiddingDriversPort } from '../bidding-drivers.port';
 import { RidesRepository } from '../read-models/rides.repository';
 import { RideTransitionsService } from '../transitions/ride-transitions.service';
 import { isUuid } from '../rides.service';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
+import { DriverRatingsPort, PassengerRatingsPort } from '../rating-averages.port';
 import { RideError } from '../rides.errors';
 import type { ChangeContext, CommandOutcome, RideCommandHandler } from '../transitions/ride-command';
 import type { RatedBy, RideRatingView } from './ride-rating.view';
@@ -16,6 +17,8 @@ import { RideRatingsRepository } from './ride-ratings.repository';
 export class RateRideHandler implements RideCommandHandler<'rate'> {
   constructor(
     private readonly ratings: RideRatingsRepository,
+    private readonly passengerRatings: PassengerRatingsPort,
+    private readonly driverRatings: DriverRatingsPort,
     private readonly config: AppConfig,
   ) {}
 
@@ -30,7 +33,11 @@ export class RateRideHandler implements RideCommandHandler<'rate'> {
     const createdAt = await this.ratings.insert({ rideId: ride.id, ratedBy: side, raterId, ratedUserId, stars: command.stars, comment: command.comment }, tx);
     if (!createdAt) throw new RideError('RIDE_ALREADY_RATED');
     await this.ratings.recordOnRide(ride.id, side, command.stars, tx);
-    if (ratedUserId !== null) await this.ratings.addToAverage(ratedUserId, side, command.stars, tx);
+    if (ratedUserId !== null) {
+      // The passenger rates the driver (drivers.rating), the driver rates the passenger (users.rating).
+      if (side === 'passenger') await this.driverRatings.addDriverRating(ratedUserId, command.stars, tx);
+      else await this.passengerRatings.addPassengerRating(ratedUserId, command.stars, tx);
+    }
     const view = await ctx.view();
     const rating: RideRatingView = { ride_id: ride.id, rated_by: side, stars: command.stars, comment: command.comment, created_at: createdAt.toISOString() };
     const payload = { ride_id: ride.id, passenger_id: ride.passenger_id, driver_id: ride.driver_id, rated_user_id: ratedUserId, rating, ride: view };

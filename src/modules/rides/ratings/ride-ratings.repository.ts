@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { addRatingSql } from '../../../common/database/rating-average';
 import { rowsOf } from '../../../common/database/sql-results';
 import type { RatedBy } from './ride-rating.view';
 
@@ -14,20 +13,18 @@ export interface NewRideRating {
 }
 
 /**
- * Per side, where its stars go: the ride column that shows them and the table whose row keeps the
- * rated user's average (the passenger rates the driver: drivers; the driver rates the passenger: users).
+ * Per side, the ride column that shows its stars (the passenger rates the driver: driver_rating).
  * Only these names ever reach the statements.
  */
-const SIDES: Record<RatedBy, { rideColumn: string; averages: string; key: string }> = {
-  passenger: { rideColumn: 'driver_rating', averages: 'drivers', key: 'user_id' },
-  driver: { rideColumn: 'passenger_rating', averages: 'users', key: 'id' },
+const SIDES: Record<RatedBy, { rideColumn: string }> = {
+  passenger: { rideColumn: 'driver_rating' },
+  driver: { rideColumn: 'passenger_rating' },
 };
 
 /**
  * Ratings (CONTRACT §11), always inside the `rate` command's transaction with the ride row locked:
- * the rating row, the stars on the ride, and the rated user's sum, count and average. The averages
- * sit on the users and drivers rows (where every ride view and profile already reads them); this is
- * the only writer of those three columns, and their CHECK holds the average to the sum and count.
+ * the rating row and the stars on the ride. The rated user's sum, count and average are written by
+ * the module owning the row that keeps them (rating-averages.port.ts).
  */
 @Injectable()
 export class RideRatingsRepository {
@@ -58,11 +55,5 @@ export class RideRatingsRepository {
   /** The stars on the ride row (driver_rating or passenger_rating), and its updated_at. */
   async recordOnRide(rideId: string, side: RatedBy, stars: number, tx: EntityManager): Promise<void> {
     await tx.query(`UPDATE rides SET ${SIDES[side].rideColumn} = $2, updated_at = now() WHERE id = $1`, [rideId, stars]);
-  }
-
-  /** Adds the stars to the rated user's sum and count and rewrites the average from them, in one statement. */
-  async addToAverage(ratedUserId: number, side: RatedBy, stars: number, tx: EntityManager): Promise<void> {
-    const { averages, key } = SIDES[side];
-    await tx.query(`UPDATE ${averages} SET ${addRatingSql('$2')} WHERE ${key} = $1`, [ratedUserId, stars]);
   }
 }

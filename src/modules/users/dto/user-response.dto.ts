@@ -31,7 +31,7 @@ export class UserResponseDto {
   email!: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'Ada' }) first_name!: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'Lovelace' }) last_name!: string | null;
-  @ApiProperty({ enum: ['passenger', 'driver'], example: 'passenger' }) role!: UserRole;
+  @ApiProperty({ enum: ['passenger', 'driver', 'operator'], example: 'passenger' }) role!: UserRole;
   @ApiProperty({ example: true }) is_verified!: boolean;
   @ApiProperty({ example: true }) is_phone_verified!: boolean;
   @ApiProperty({ example: false }) is_email_verified!: boolean;

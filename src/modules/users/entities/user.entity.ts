@@ -1,9 +1,12 @@
 import { Check, Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import type { UserRole } from '../../../common/auth/authenticated-user';
+import type { OperatorRole } from '../../../common/auth/operator-permissions';
 import { RATING_AVERAGE_RULE } from '../../../common/database/rating-average';
 
 @Entity({ name: 'users' })
-@Check('users_role_check', `role IN ('passenger', 'driver')`)
+@Check('users_role_check', `role IN ('passenger', 'driver', 'operator')`)
+@Check('users_operator_role_check', `operator_role IN ('support', 'ops', 'finance', 'admin')`)
+@Check('users_operator_check', `(role = 'operator') = (operator_role IS NOT NULL)`)
 @Check('users_phone_check', `phone IS NULL OR phone ~ '^\\+[0-9]{1,19}$'`)
 @Check('users_email_check', `email IS NULL OR email = lower(btrim(email))`)
 @Check('users_rating_average_check', RATING_AVERAGE_RULE)
@@ -27,6 +30,10 @@ export class UserEntity {
 
   @Column({ type: 'varchar', length: 16, default: 'passenger' })
   role!: UserRole;
+
+  /** What an operator may do (CONTRACT §13); set exactly when role is `operator`. */
+  @Column({ name: 'operator_role', type: 'varchar', length: 16, nullable: true })
+  operatorRole!: OperatorRole | null;
 
   @Column({ name: 'is_verified', type: 'boolean', default: false })
   isVerified!: boolean;

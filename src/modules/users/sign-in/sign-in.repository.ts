@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import type { UserRole } from '../../common/auth/authenticated-user';
-import { PUBLIC_USER_COLUMNS, PublicUserRow } from '../users/dto/user-response.dto';
-import { rowsOf } from '../../common/database/sql-results';
+import type { UserRole } from '../../../common/auth/authenticated-user';
+import { rowsOf } from '../../../common/database/sql-results';
+import { PUBLIC_USER_COLUMNS, PublicUserRow } from '../dto/user-response.dto';
 
 /** What identity resolution and the sign-in checks need of a user. */
 export interface IdentityRow {
@@ -55,10 +55,11 @@ export const SESSION_COLUMNS = `${PUBLIC_USER_COLUMNS}, is_registered`;
 
 /**
  * The sign-in side of the users table (identity lookup, OTP state, registration); sessions (login,
- * refresh, logout) are SessionsRepository's. Raw parameterised SQL: these are single-row statements.
+ * refresh, logout) are SessionsRepository's. Auth decides (UserSignInService is its way in); the
+ * users module, which owns the table, writes. Raw parameterised SQL: these are single-row statements.
  */
 @Injectable()
-export class AuthRepository {
+export class SignInRepository {
   constructor(private readonly db: DataSource) {}
 
   private m(manager?: EntityManager): EntityManager {

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import type { UserRole } from '../../common/auth/authenticated-user';
-import { rowsOf } from '../../common/database/sql-results';
-import { IDENTITY_COLUMNS, IdentityRow, SESSION_COLUMNS, SessionUserRow } from './auth.repository';
+import type { UserRole } from '../../../common/auth/authenticated-user';
+import { rowsOf } from '../../../common/database/sql-results';
+import { IDENTITY_COLUMNS, IdentityRow, SESSION_COLUMNS, SessionUserRow } from './sign-in.repository';
 
 /** Login's candidate: the sign-in state plus its login proof, if one is fresh (within the window). */
 export interface LoginCandidateRow extends IdentityRow {
