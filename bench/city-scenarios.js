@@ -40,7 +40,9 @@ async function nearbyCity(ctx, from, to) {
     `${row.note ? `${row.note}; ` : ''}seeded ${(to - from).toLocaleString('en-US')} rides in ${(seedMs / 1000).toFixed(1)} s; ` +
     `restarted: ready in ${readyS.toFixed(1)} s, nearby from memory ${loadS.toFixed(1)} s after the spawn, ` +
     `RSS ${rss} MB then (${rss - ctx.rssIdleMb} MB over an idle service: ${Math.round(((rss - ctx.rssIdleMb) * 1024 * 1024) / to)} B per open request)`;
-  row.startup_load_s = loadS;
+  row.ready_s = Math.round(readyS * 10) / 10;
+  row.startup_load_s = Math.round(loadS * 10) / 10;
+  row.rss_bytes_per_open_request = Math.round(((rss - ctx.rssIdleMb) * 1024 * 1024) / to);
   return row;
 }
 

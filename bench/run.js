@@ -9,7 +9,8 @@
  * (bench/city-scenarios.js): requested rides, drivers and passengers written through SQL into the
  * service's database; nearby over 100k and 1M rides, heartbeats from 10k drivers, ride_requested
  * to 10k sockets, accept races, and the start-up time on that data.
- * Results: bench/results/latest.json, and BENCHMARKS.md (full runs only).
+ * Results: bench/results/latest.json; a full run also replaces bench/reference-run.json and rewrites
+ * BENCHMARKS.md from it (bench/report.js).
  *
  * --quick: the same scenarios scaled down (CI keeps the bench working; figures are not judged).
  * A run fails only when the bench itself breaks: a scenario errors, a race has two winners,
@@ -21,10 +22,10 @@
  * --quick), BENCH_CONNECTIONS (default 50), BENCH_ONLY (comma-separated hot-path names),
  * BENCH_SKIP_BUILD=1, BENCH_CITY (comma-separated city scenarios: capacity, nearby, heartbeats, fanout,
  * races, restart; `none` for the hot paths only), BENCH_RIDES (comma-separated ride counts for nearby).
- * A run narrowed by BENCH_ONLY or BENCH_CITY does not rewrite BENCHMARKS.md.
+ * A run narrowed by BENCH_ONLY, BENCH_CITY or BENCH_RIDES touches neither.
  */
 const { mkdirSync, writeFileSync } = require('node:fs');
-const { cpus } = require('node:os');
+const { cpus, loadavg } = require('node:os');
 const { join } = require('node:path');
 const { Client } = require('pg');
 const { firstCategoryId } = require('./lib/city');
@@ -35,7 +36,7 @@ const { freePort } = require('../sim/lib/service');
 const { cityCapacity } = require('./city-capacity');
 const { acceptRaces, heartbeats, mintAccessToken, nearbyBehindCancelled, nearbyCity, rssMb, seedDrivers } = require('./city-scenarios');
 const { fanOut } = require('./city-fanout');
-const { judge, mark, writeMarkdown } = require('./report');
+const { judge, mark, writeMarkdown, REFERENCE } = require('./report');
 const { ensureBuilt } = require('../scripts/build-if-stale');
 
 const ROOT = join(__dirname, '..');
@@ -57,6 +58,8 @@ const OTP = BENCH_OTP;
 
 const { children, startProcess, waitUntilLive, stopAll, provisionDatabase } = createProcesses({ root: ROOT, adminUrl: ADMIN_URL });
 const { api, signUp, prepare, scenarios, measure, probe, table, cpuSnapshot } = createHotPaths({ connections: CONNECTIONS, warmup: WARMUP, duration: DURATION, otp: OTP });
+
+const loadAtStart = loadavg()[0];
 
 async function main() {
   if (!process.env.BENCH_SKIP_BUILD) {
@@ -248,14 +251,19 @@ async function main() {
 }
 
 function finish(report, rows, failures) {
+  report.load = `load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end`;
   report.targets = judge(report);
   report.failures = failures;
   mkdirSync(join(__dirname, 'results'), { recursive: true });
-  writeFileSync(join(__dirname, 'results', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-  if (!QUICK && !PARTIAL) writeMarkdown(join(ROOT, 'BENCHMARKS.md'), report);
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  writeFileSync(join(__dirname, 'results', 'latest.json'), json);
+  if (!QUICK && !PARTIAL) {
+    writeFileSync(REFERENCE, json);
+    writeMarkdown(join(ROOT, 'BENCHMARKS.md'), report);
+  }
   const targets = report.targets.map((t) => `  ${mark(t.met).padEnd(7)} ${t.target}: ${t.figure}`).join('\n');
   process.stdout.write(
-    `\n${table(rows)}\n\nTargets${QUICK ? ' (--quick: not judged)' : ''}:\n${targets}\n\nEach ratio is against the ceiling measured just before it. Written to bench/results/latest.json${QUICK || PARTIAL ? '' : ' and BENCHMARKS.md'}\n`,
+    `\n${table(rows)}\n\nTargets${QUICK ? ' (--quick: not judged)' : ''}:\n${targets}\n\nEach ratio is against the ceiling measured just before it. Written to bench/results/latest.json${QUICK || PARTIAL ? '' : ', bench/reference-run.json and BENCHMARKS.md'}\n`,
   );
   if (failures.length) {
     process.stderr.write(`\nThe bench broke:\n${failures.map((f) => `  - ${f}`).join('\n')}\n`);

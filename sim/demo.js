@@ -8,7 +8,7 @@
  * Builds, starts the service on a temporary embedded PostgreSQL (development mode, fixed OTP, auth
  * limits off, 1-minute ride requests swept every 5 s), runs a simulation against it, stops the service
  * with SIGTERM and writes demo-map.svg. Exits 1 on any contract violation. With DATABASE_URL set the
- * service uses that database instead.
+ * service uses that database instead. About two minutes with the defaults (it says so first).
  */
 const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -20,6 +20,25 @@ const { ROOT, CLI, startService } = require('./lib/service');
 const { ensureBuilt } = require('../scripts/build-if-stale');
 
 const OTP = '123456';
+// Besides the minutes of ride traffic: the service's start, the sign-ups, the last events and the wallet checks.
+const OVERHEAD_SECONDS = 45;
+
+/** A simulator flag's value (`--name value` or `--name=value`), or undefined. */
+function flag(args, name) {
+  const i = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (i < 0) return undefined;
+  return args[i].includes('=') ? args[i].slice(args[i].indexOf('=') + 1) : args[i + 1];
+}
+
+function plan(args) {
+  const minutes = Number(flag(args, 'minutes'));
+  const total = Math.round((minutes * 60 + OVERHEAD_SECONDS) / 60);
+  const duration = total <= 1 ? 'about a minute' : total === 2 ? 'about two minutes' : `about ${total} minutes`;
+  return (
+    `demo: takes ${duration} (plus a build the first time): ${flag(args, 'passengers')} passengers and ${flag(args, 'drivers')} drivers ` +
+    `sign up, book, bid, ride, chat, tip and rate for ${minutes * 60} s in a simulated Berlin against a fresh service; then a summary and demo-map.svg\n`
+  );
+}
 
 async function main(argv) {
   const own = { build: !argv.includes('--no-build'), keep: argv.includes('--keep-data') };
@@ -27,6 +46,7 @@ async function main(argv) {
   if (!simArgs.some((a) => a.startsWith('--passengers'))) simArgs.push('--passengers', '12');
   if (!simArgs.some((a) => a.startsWith('--drivers'))) simArgs.push('--drivers', '8');
   if (!simArgs.some((a) => a.startsWith('--minutes'))) simArgs.push('--minutes', '1.25');
+  process.stderr.write(plan(simArgs));
 
   if (own.build) {
     ensureBuilt((line) => process.stderr.write(`demo: ${line}\n`));

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { provisionDatabase, ProvisionedDatabase } from './bootstrap/provision-database';
+import { signInHint } from './bootstrap/sign-in-hint';
 import { createRootLogger, flushLogs } from './common/logging/logger';
 import { AppConfig, ConfigError } from './config/app-config';
 import { loadEnvFile } from './config/load-env-file';
@@ -17,7 +18,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = createRootLogger(config.logLevel);
+  const logger = createRootLogger(config.logLevel, { buffered: config.isProduction });
   if (config.jwtSecretGenerated) {
     logger.warn('JWT_SECRET is not set: using a random secret, so tokens do not survive a restart or work across instances');
   }
@@ -102,7 +103,9 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const { startUpAddresses } = await load();
   logger.info(`Listening on ${config.host}:${port}: ${startUpAddresses(config.host, port)}`);
-  flushLogs(logger); // the line a person waits for must not sit in the buffer
+  const hint = signInHint(config);
+  if (hint) logger.info(hint);
+  flushLogs(logger); // production's buffer: the line a person waits for must not sit in it
 }
 
 /** Everything Nest: imported only once the database is on its way (see start). */

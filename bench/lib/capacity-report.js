@@ -1,7 +1,7 @@
 'use strict';
-// The city-capacity scenario's figures: a markdown section for BENCHMARKS.md and an SVG plot of p99
-// against the number of online drivers. `node bench/lib/capacity-report.js [latest.json] [out.svg]`
-// prints the section and writes the plot from a run's bench/results/latest.json.
+// The city-capacity scenario's figures: BENCHMARKS.md's section (a compact table per mode), an SVG plot
+// of p99 against the number of online drivers, and every endpoint's p99 per step for a closer look:
+// `node bench/lib/capacity-report.js [latest.json] [out.svg]` prints those tables and writes the plot.
 const { readFileSync, writeFileSync } = require('node:fs');
 
 const ENDPOINTS = [
@@ -43,7 +43,7 @@ function markdown(capacity) {
       const poolWait = metrics.map((l) => cell(l.pool_wait_mean_ms)).join(', ');
       const rr = s.ride_requested || {};
       lines.push(
-        `| ${s.drivers.toLocaleString('en-US')} | ${ENDPOINTS.map(([label]) => cell(e[label] && e[label].p99)).join(' | ')} | ${cell(rr.p99)} (${cell(rr.p50)}) | ${s.errors} | ${Math.round(s.requests / s.seconds)} | ${s.service_cpu_percent} % | ${cell(s.service_cpu_us_per_request)} | ${s.database_cpu_percent === undefined ? '–' : `${s.database_cpu_percent} %`} | ${poolWait || '–'} | ${lag || '–'} | ${s.load_average.toFixed(1)} | ${s.held ? 'yes' : `no: ${s.why_not}`} |`,
+        `| ${s.drivers.toLocaleString('en-US')} | ${ENDPOINTS.map(([label]) => cell(e[label] && e[label].p99)).join(' | ')} | ${cell(rr.p99)} (${cell(rr.p50)}) | ${s.errors} | ${Math.round(s.requests / s.seconds)} | ${s.service_cpu_percent} % | ${cell(s.service_cpu_us_per_request)} | ${s.database_cpu_percent === undefined ? '–' : `${s.database_cpu_percent} %`} | ${poolWait || '–'} | ${lag || '–'} | ${s.load_average === undefined ? '–' : s.load_average.toFixed(1)} | ${s.held ? 'yes' : `no: ${s.why_not}`} |`,
       );
     }
   }
@@ -132,27 +132,69 @@ function svg(capacity, { width = 760, height = 420 } = {}) {
   return `${out.join('\n')}\n`;
 }
 
-/** The BENCHMARKS.md section: what a step is, the tables, the plot (docs/capacity-p99.svg). */
-function capacityLines(capacity) {
-  return [
-    '## City capacity',
-    '',
-    'D online drivers (seeded through SQL, approved, one category), each holding a WebSocket, heartbeating every 5 s and polling nearby',
-    '(5 km) every 10 s from a position in the 67 × 67 km city; passengers book D/1000 rides a second at random pickups; a driver told',
-    'of a ride while free bids on it (about 3 bids a ride), the passenger accepts the first bid, the driver goes arrived → started →',
-    'completed 2 s apart; a ride without a bid in 20 s is cancelled. Fresh instance(s) per step, load from 2 worker processes',
-    '(bench/capacity-worker.js), warm-up then the measured window. p99 in ms; ride_requested is arrival − the booking request',
-    'being sent; a step holds with every endpoint p99 ≤ 50 ms, ride_requested p99 ≤ 100 ms, no error. Service CPU is',
-    '% of one core over the window (all instances), per request of every kind; event loop from each instance\'s /metrics (since start).',
-    markdown(capacity),
-    ...serverLines(capacity),
-    '',
-    '![p99 against online drivers](docs/capacity-p99.svg)',
-    '',
-  ];
+const WRITES = ENDPOINTS.slice(2);
+const SHORT = Object.fromEntries(ENDPOINTS);
+
+/** The slowest ride write of a step (book, bid, accept, status, cancel) and which it was. */
+function worstWrite(s) {
+  const e = s.endpoints || {};
+  const measured = WRITES.filter(([label]) => e[label] && e[label].p99 !== undefined).map(([label]) => [label, e[label].p99]);
+  if (!measured.length) return s.ride_writes_p99 === undefined ? '–' : s.ride_writes_p99.toLocaleString('en-US');
+  const [label, p99] = measured.reduce((a, b) => (b[1] > a[1] ? b : a));
+  return `${p99.toLocaleString('en-US')} (${SHORT[label]})`;
 }
 
-module.exports = { capacityMarkdown: markdown, capacityLines, capacitySvg: svg };
+/** "held 2,000 drivers", or which steps were run when none held. */
+function heldText(mode) {
+  if (mode.largest_held) return `held ${mode.largest_held.toLocaleString('en-US')} drivers`;
+  const run = (mode.steps || []).filter((s) => !s.skipped).map((s) => s.drivers.toLocaleString('en-US'));
+  return run.length ? `no step held (steps run: ${run.join(', ')} drivers)` : 'no step ran';
+}
+
+/** BENCHMARKS.md's section: what a step is and holds, one compact row per step, the plot (docs/capacity-p99.svg). */
+function capacityCompactLines(capacity, run) {
+  const lines = [
+    '## City capacity',
+    '',
+    'The largest number D of online drivers one instance holds, then two instances over Redis. Each step seeds D approved drivers and',
+    'the passengers through SQL, starts fresh instances and lets 2 bench/capacity-worker.js processes play the city through the public',
+    'API: every driver holds a WebSocket, heartbeats every 5 s and polls nearby (5 km) every 10 s from a position in the 67 × 67 km',
+    'city; passengers book D/1000 rides a second; a driver told of a ride while free bids on it, the passenger accepts the first bid,',
+    'the driver carries it to completion 2 s a step; a ride without a bid in 20 s is cancelled. After an 8 s warm-up it measures 20 s.',
+    'A step holds when every endpoint\'s p99 is ≤ 50 ms, ride_requested (arrival − the booking request being sent) p99 ≤ 100 ms and',
+    'nothing failed. p99 in ms as the clients see them; CPU in % of one core over the window (service: all instances, with its CPU per',
+    'request of every kind); pool wait and event loop from each instance\'s /metrics. The service, PostgreSQL and the load generators',
+    'share the machine\'s 2 cores, as they would not in production.',
+    'Reproduce: `BENCH_CITY=capacity BENCH_ONLY=none npm run bench` (`BENCH_CAPACITY_STEPS=5000,10000,17500`, `BENCH_CAPACITY_ALL=1` to go',
+    'on past the first step that does not hold, `BENCH_CAPACITY_MODES=1` for one instance only); every endpoint\'s p99 per step:',
+    '`node bench/lib/capacity-report.js bench/results/latest.json`.',
+  ];
+  for (const [n, mode] of Object.entries(capacity.modes)) {
+    lines.push('', `### ${modeLabel(n)} (run ${run}): ${mode.skipped ? `skipped, ${mode.skipped}` : heldText(mode)}`, '');
+    if (mode.skipped) continue;
+    lines.push(
+      '| D | held | heartbeat / nearby p99 | worst ride write p99 | ride_requested p99 | service CPU (µs/request) | database CPU | generators CPU | pool wait mean ms | event loop p99 / max ms |',
+      '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
+    for (const s of mode.steps) {
+      if (s.skipped) {
+        lines.push(`| ${s.drivers.toLocaleString('en-US')} | skipped: ${s.skipped} | | | | | | | | |`);
+        continue;
+      }
+      const e = s.endpoints || {};
+      const p99 = (label) => cell(e[label] && e[label].p99 !== undefined ? e[label].p99.toLocaleString('en-US') : undefined);
+      const loops = (s.event_loop || []).filter(Boolean);
+      const held = s.held ? 'yes' : s.errors ? `no (${s.errors} errors)` : 'no';
+      lines.push(
+        `| ${s.drivers.toLocaleString('en-US')} | ${held} | ${p99(ENDPOINTS[0][0])} / ${p99(ENDPOINTS[1][0])} | ${worstWrite(s)} | ${cell(s.ride_requested && s.ride_requested.p99 !== null ? s.ride_requested.p99.toLocaleString('en-US') : undefined)} | ${s.service_cpu_percent} % (${cell(s.service_cpu_us_per_request)}) | ${s.database_cpu_percent === undefined ? '–' : `${s.database_cpu_percent} %`} | ${s.clients_cpu_percent === undefined ? '–' : `${s.clients_cpu_percent} %`} | ${loops.map((l) => cell(l.pool_wait_mean_ms)).join(', ') || '–'} | ${loops.map((l) => `${l.p99_ms} / ${l.max_ms}`).join(', ') || '–'} |`,
+      );
+    }
+  }
+  lines.push('', '![p99 against online drivers](docs/capacity-p99.svg)', '');
+  return lines;
+}
+
+module.exports = { capacityMarkdown: markdown, capacityCompactLines, capacitySvg: svg, heldText };
 
 if (require.main === module) {
   const [input = 'bench/results/latest.json', output] = process.argv.slice(2);

@@ -34,7 +34,7 @@ function createChat({ api, report, expectEvent, counters }) {
     if (m.text !== text || m.sender_role !== from.role || m.ride_id !== ride.id) {
       report('wrong-body', `POST /rides/{id}/messages answered ${JSON.stringify(m)} for "${text}" by the ${from.role}`);
     }
-    expectEvent(to, 'chat_message', ride.id, (e) => e.type === 'chat_message' && e.data.message.id === m.id && e.data.message.text === text, res.at);
+    expectEvent(to, 'chat_message', ride.id, (e) => e.type === 'chat_message' && e.data.message.id === m.id && e.data.message.text === text, res);
     return true;
   };
 

@@ -108,7 +108,7 @@ function createDrivers(ctx) {
         counters.bids++;
         const r = rides.get(ride.id);
         const p = r && users.get(r.passengerId);
-        if (p) expectEvent(p, 'bid_submitted', ride.id, (m) => m.type === 'bid_submitted' && m.data.bid.id === res.body.id && m.data.bid.amount === amount, res.at);
+        if (p) expectEvent(p, 'bid_submitted', ride.id, (m) => m.type === 'bid_submitted' && m.data.bid.id === res.body.id && m.data.bid.amount === amount, res);
       });
     }
     if (message.type === 'ride_accepted' && ride && ride.driver && ride.driver.id === d.id && !message.data.bid_status) drive(d, ride.id);
@@ -141,8 +141,8 @@ function createDrivers(ctx) {
       r.status = status;
       const p = users.get(r.passengerId);
       const match = (m) => m.type === 'ride_status_changed' && m.data.ride.status === status;
-      expectEvent(p, 'ride_status_changed', rideId, match, res.at);
-      expectEvent(d, 'ride_status_changed', rideId, match, res.at);
+      expectEvent(p, 'ride_status_changed', rideId, match, res);
+      expectEvent(d, 'ride_status_changed', rideId, match, res);
       return true;
     };
     try {

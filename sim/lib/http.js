@@ -15,8 +15,9 @@ class ApiClient {
 
   /**
    * label: the endpoint template ("POST /rides/{id}/cancel"); expect: non-2xx statuses that are a
-   * legitimate outcome here (a race the simulation can lose). Returns {status, ok, body, at}: status 0
-   * (not ok) when no response came; `at` is when the response arrived (the start of event latencies).
+   * legitimate outcome here (a race the simulation can lose). Returns {status, ok, body, sentAt, at}:
+   * status 0 (not ok) when no response came; `sentAt` is when the request (its last attempt) was sent,
+   * where an event it causes is timed from; `at` is when the response arrived.
    */
   async call(base, method, path, { token, body, label, expect = [], who } = {}) {
     const name = label || `${method} ${path}`;
@@ -34,7 +35,7 @@ class ApiClient {
       } catch (err) {
         this.counters.errors++;
         this.report('request-failed', `${name}${who ? ` (${who})` : ''}: ${err.cause?.code || err.message}`);
-        return { status: 0, ok: false, body: undefined, at: performance.now() };
+        return { status: 0, ok: false, body: undefined, sentAt: started, at: performance.now() };
       }
       const at = performance.now();
       this.counters.requests++;
@@ -63,7 +64,7 @@ class ApiClient {
         const message = json && typeof json === 'object' ? json.message : String(text).slice(0, 120);
         this.report('unexpected-status', `${name}${who ? ` (${who})` : ''} → ${res.status} ${message}`);
       }
-      return { status: res.status, ok, body: json, at };
+      return { status: res.status, ok, body: json, sentAt: started, at };
     }
   }
 }

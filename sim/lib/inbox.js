@@ -4,6 +4,9 @@
 /**
  * What each simulated user received over its socket, and the events it must receive: an expected
  * event is judged missing once eventTimeoutMs have passed since the REST response that caused it.
+ * Its latency is its arrival − the moment that request was sent: the service publishes an event
+ * after its commit, often before its response has reached the client, so timed from the response
+ * most events would read as arriving before their cause.
  * Expectations and received events are indexed by user and ride: at hundreds of users a scan of
  * every pending expectation per message stalls the simulator (and its timings) for seconds.
  */
@@ -20,12 +23,15 @@ function createInbox({ eventTimeoutMs, report, counters, latencies, users, now }
     e.user.pending.delete(e);
   };
 
-  /** `excused(e)`, asked at the deadline, may clear a miss the simulation itself cannot rule out. */
-  const expectEvent = (user, label, rideId, match, causeAt, excused) => {
+  /**
+   * `cause`: the ApiClient answer of the request that causes the event ({sentAt, at}). `excused(e)`,
+   * asked at the deadline, may clear a miss the simulation itself cannot rule out.
+   */
+  const expectEvent = (user, label, rideId, match, cause, excused) => {
     const received = user.inbox.get(rideId);
     const found = received && received.messages.find((m) => match(m.message));
-    if (found) return latencies.add(label, Math.max(0, found.at - causeAt));
-    const e = { user, label, rideId, match, causeAt, deadline: causeAt + eventTimeoutMs, excused };
+    if (found) return latencies.add(label, found.at - cause.sentAt);
+    const e = { user, label, rideId, match, sentAt: cause.sentAt, deadline: cause.at + eventTimeoutMs, excused };
     pending.add(e);
     user.pending.add(e);
   };
@@ -58,7 +64,7 @@ function createInbox({ eventTimeoutMs, report, counters, latencies, users, now }
     for (const e of user.pending) {
       if (e.rideId === message.ride_id && e.match(message)) {
         settle(e);
-        latencies.add(e.label, Math.max(0, at - e.causeAt));
+        latencies.add(e.label, at - e.sentAt);
       }
     }
     for (const w of [...user.waiters]) if (w.match(message)) w.resolve(message);

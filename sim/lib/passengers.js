@@ -65,7 +65,8 @@ function createPassengers(ctx) {
     };
   };
 
-  const expectRequested = (ride, sentAt, causeAt) => {
+  const expectRequested = (ride, booked) => {
+    const { sentAt } = booked;
     for (const d of ctx.drivers) {
       const last = d.beats[d.beats.length - 1];
       if (!d.online || !last) continue;
@@ -79,7 +80,7 @@ function createPassengers(ctx) {
         // The service matches after its response, on the position it has then: a heartbeat sent
         // after the booking may already place the driver (fast on a leg to a pickup) out of reach.
         const movedAway = (e) => d.sent.some((b) => b.sentAt > sentAt && b.sentAt <= e.deadline && distanceKm(b.pos, ride.pickup) >= EXPECTED_RADIUS_KM);
-        expectEvent(d, 'ride_requested', ride.id, (m) => m.type === 'ride_requested', causeAt, movedAway);
+        expectEvent(d, 'ride_requested', ride.id, (m) => m.type === 'ride_requested', booked, movedAway);
       }
     }
   };
@@ -97,8 +98,8 @@ function createPassengers(ctx) {
     r.outcome = 'cancelled';
     counters.cancelled++;
     const match = (m) => m.type === 'ride_cancelled' && m.data.cancelled_by === 'passenger';
-    expectEvent(p, 'ride_cancelled', r.id, match, res.at);
-    if (r.driverId) expectEvent(users.get(r.driverId), 'ride_cancelled', r.id, match, res.at);
+    expectEvent(p, 'ride_cancelled', r.id, match, res);
+    if (r.driverId) expectEvent(users.get(r.driverId), 'ride_cancelled', r.id, match, res);
     return true;
   };
 
@@ -110,7 +111,6 @@ function createPassengers(ctx) {
     const paymentMethod = p.creditedCents > 0 && p.rng.chance(0.6) ? 'wallet' : 'cash';
     // Some riders name their own price: near the estimate, well above MIN_OFFER_PERCENT (70 %) of it.
     if (estimate.ok && p.rng.chance(OFFER_CHANCE)) payload.offered_fare = Math.round(estimate.body.breakdown.total * p.rng.between(0.85, 1.05) * 100) / 100;
-    const sentAt = now();
     p.booking = { earlyBids: [] };
     const booked = await api.call(p.base, 'POST', '/rides/book', { token: p.token, body: { ...payload, payment_method: paymentMethod }, label: 'POST /rides/book', who: `passenger ${p.id}` });
     const { earlyBids } = p.booking;
@@ -124,7 +124,7 @@ function createPassengers(ctx) {
     const r = { id: ride.id, code: ride.ride_code, passengerId: p.id, pickup: ride.pickup, dropoff: ride.dropoff, status: 'requested', outcome: 'in_progress', paymentMethod, surge };
     rides.set(r.id, r);
     counters.requested++;
-    expectRequested(r, sentAt, booked.at);
+    expectRequested(r, booked);
     return r;
   };
 
@@ -149,7 +149,7 @@ function createPassengers(ctx) {
       offered += ordered.length;
       for (const bid of ordered) {
         const res = await api.call(p.base, 'POST', `/rides/${r.id}/bids/${bid.id}/accept`, { token: p.token, label: 'POST /rides/{id}/bids/{bid}/accept', expect: [409], who: `passenger ${p.id}` });
-        if (res.ok) return { accepted: { bid, at: res.at }, offered };
+        if (res.ok) return { accepted: { bid, res }, offered };
       }
       if (!ordered.length) break;
     }
@@ -186,9 +186,9 @@ function createPassengers(ctx) {
     counters.accepted++;
     const winner = users.get(r.driverId);
     const match = (m) => m.type === 'ride_accepted' && !m.data.bid_status && m.data.ride.driver && m.data.ride.driver.id === r.driverId;
-    expectEvent(p, 'ride_accepted', r.id, match, accepted.at);
+    expectEvent(p, 'ride_accepted', r.id, match, accepted.res);
     if (winner) {
-      expectEvent(winner, 'ride_accepted', r.id, match, accepted.at);
+      expectEvent(winner, 'ride_accepted', r.id, match, accepted.res);
       // The driver acts on ride_accepted; should it be lost (a violation already), the ride still moves.
       setTimeout(() => ctx.drive(winner, r.id), o.eventTimeoutMs + 500);
     }
@@ -218,7 +218,7 @@ function createPassengers(ctx) {
     r.tipCents = tipCents;
     counters.tips++;
     const winner = users.get(r.driverId);
-    if (winner) expectEvent(winner, 'ride_tipped', r.id, (m) => m.type === 'ride_tipped' && cents(m.data.tip.amount) === tipCents, res.at);
+    if (winner) expectEvent(winner, 'ride_tipped', r.id, (m) => m.type === 'ride_tipped' && cents(m.data.tip.amount) === tipCents, res);
   };
 
   /** One passenger's rides until the end: mostly normal ones, some cancelled, the first maybe left to expire. */

@@ -11,7 +11,7 @@ function formatSummary(result) {
   lines.push(`Rides: requested ${c.requested}, accepted ${c.accepted}, completed ${c.completed} (${c.walletRidesCompleted} by wallet), cancelled ${c.cancelled}, expired ${c.expired}, unfinished ${c.inProgress}; bids ${c.bids}; tips ${c.tips ?? 0}; chat messages ${c.messages ?? 0}; booked for later ${c.scheduled || 0} (${c.scheduledCancelled || 0} cancelled)`);
   lines.push(`Requests: ${c.requests} (${(c.requests / result.seconds).toFixed(1)}/s), 429 retried ${c.rateLimited}, 5xx ${c.serverErrors || 0}, errors ${c.errors}; pongs ${c.pongs}`);
   lines.push('', 'Endpoint latency', formatTable(result.endpoints));
-  lines.push('', 'Event latency (REST response → WebSocket arrival)', formatTable(result.events));
+  lines.push('', 'Event latency (request sent → WebSocket arrival)', formatTable(result.events));
   for (const n of result.notes) lines.push(`note: ${n}`);
   lines.push('');
   if (result.violations.length === 0) lines.push('Contract violations: none');

@@ -15,6 +15,7 @@ const { createDrivers } = require('./drivers');
 const { createPassengers } = require('./passengers');
 
 const CENTRE = { latitude: 52.52, longitude: 13.405 };
+const CITY = 'Berlin';
 // The demo's city (8 drivers within 3 km of the centre) grows with the number of drivers so that
 // their density stays the same: 200 drivers crammed into 3 km would all be within matching range of
 // every pickup, and each booking would go to every driver of the city.
@@ -164,6 +165,7 @@ async function runSimulation(opts) {
     notes,
     map: {
       centre: CENTRE,
+      city: CITY,
       drivers: drivers.list.map((d) => ({ id: d.id, path: d.path })),
       rides: [...rides.values()].map((r) => ({ id: r.id, code: r.code, pickup: r.pickup, dropoff: r.dropoff, outcome: r.outcome, surge: r.surge })),
     },

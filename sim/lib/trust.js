@@ -45,7 +45,7 @@ function createTrust({ api, report, expectEvent, users }) {
       report('rating', `POST /rides/${ride.id}/rating (${user.role} ${user.id}) answered ${JSON.stringify(res.body)}`);
     }
     const rated = users.get(user.role === 'passenger' ? ride.driverId : ride.passengerId);
-    if (rated) expectEvent(rated, 'ride_rated', ride.id, (m) => m.type === 'ride_rated' && m.data.rating.rated_by === user.role, res.at);
+    if (rated) expectEvent(rated, 'ride_rated', ride.id, (m) => m.type === 'ride_rated' && m.data.rating.rated_by === user.role, res);
   }
 
   return { shareTrip, rate };

@@ -39,7 +39,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * all go through here, so they run exactly what production runs.
  */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
-  const logger = options.logger ?? createRootLogger(config.logLevel);
+  const logger = options.logger ?? createRootLogger(config.logLevel, { buffered: config.isProduction });
   const metrics = new Metrics(config.metricsToken !== undefined);
   const headers = securityHeaders(config);
   const adapter = new FastifyAdapter({

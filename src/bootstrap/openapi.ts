@@ -1,5 +1,6 @@
 import { ModulesContainer, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance } from 'fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from '../app.module';
 import { isAdminRoute } from '../common/auth/admin-routes';
@@ -8,6 +9,7 @@ import { OPEN_TO_OPERATORS, OPERATOR_ACTION } from '../common/auth/operator-acti
 import type { OperatorAction } from '../common/auth/operator-permissions';
 import { ErrorResponseDto } from '../common/http/error-response.dto';
 import { toOpenApi31 } from './openapi-3-1';
+import { API_DESCRIPTION } from './openapi-description';
 import { describeRouteGuards, documentResponses, refreshRideRequestExamples, RouteGuards, TAGS } from './openapi-responses';
 import { AppConfig } from '../config/app-config';
 import { REALTIME_PATH } from '../modules/realtime/realtime.gateway';
@@ -36,39 +38,6 @@ export function applyRouting(app: NestFastifyApplication): void {
   app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED_ROUTES });
 }
 
-/** What the REST paths cannot say: error shape, money, and the live channel (details: docs/realtime.md). */
-const API_DESCRIPTION = `OTP sign-in, passenger booking with driver bids, driver operations and live ride events.
-
-**Conventions.** snake_case JSON; times ISO 8601 UTC; money in major units with 2 decimals plus \`currency\`;
-users and categories have integer ids, rides and bids UUIDs. Every error is
-\`{statusCode, error, message}\` (ErrorResponseDto), plus \`details[{field, message}]\` on validation failures;
-unknown request fields are rejected with 400, also on operations that take no body (send none, or \`{}\`),
-and so are a body that is not a JSON object (\`null\`, an array), U+0000 or a lone surrogate in any string,
-more than 1,000 keys in one object, 10,000 elements in one array or 20,000 values in all, nesting deeper than 32 levels
-(\`details\` lists at most 10 problems); a request that has not fully arrived after REQUEST_TIMEOUT_MS
-(30 s) is answered 408 and closed; 429s carry \`Retry-After\`.
-
-**Live channel.** \`ws://<host>/api/v1/ws/rides/live?token=<access_token>\` on the same port. A missing or
-refused token closes the socket with 4401 before any message. Every message is
-\`{"type", "ride_id", "data", "at"}\`; ride events carry the REST ride object in \`data.ride\`.
-
-| type | receivers | data |
-|---|---|---|
-| ride_snapshot | the connecting user, first | \`{ride}\` (null when none; a ride booked for later only once dispatched); passenger with a requested ride: \`{ride, bids}\` |
-| ride_requested | online approved drivers of the category within MATCHING_RADIUS_KM of the pickup, by their latest heartbeat (younger than DRIVER_LOCATION_MAX_AGE_SECONDS); again to the drivers matched at that moment when the passenger raises \`offered_fare\` | \`{ride}\` |
-| bid_submitted | the ride's passenger | \`{bid}\` |
-| ride_accepted | passenger, winning driver; rejected bidders (with \`bid_status: "rejected"\`, \`ride.driver\` null) | \`{ride}\` |
-| ride_status_changed | passenger and assigned driver; on expiry the passenger and live bidders (\`bid_status: "withdrawn"\`); on dispatch of a ride booked for later (scheduled → requested, when drivers get ride_requested) the passenger | \`{ride}\` |
-| ride_cancelled | passenger, assigned driver, drivers with a live bid | \`{ride, cancelled_by}\` |
-| ride_tipped | the ride's driver, when the passenger tips | \`{tip, ride}\` |
-| ride_rated | the rated party (driver or passenger) | \`{rating, ride}\` |
-| driver_location | the passenger of the driver's non-final ride, at most once a second per ride | \`{driver_id, location}\` |
-
-Client frames: \`{"type": "ping"}\` is answered with \`{"type": "pong", "at"}\`; anything else gets
-\`{"type": "error", "data": {code, message}}\`. Close codes: 4401 refused token, 4403 user blocked or deleted,
-4429 more than WS_MAX_SOCKETS_PER_USER (5) sockets of one user on this instance (the oldest is closed),
-1008 message flood, 1009 frame too large, 1013 slow consumer, 1011 server failure, 1001 shutting down.`;
-
 export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Ride-hailing API')
@@ -86,7 +55,10 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
   return toOpenApi31(document);
 }
 
+/** The explorer at /docs, its document at /docs-json, and `/` leading to it: the address a person opens first. */
 export function setupOpenApi(app: NestFastifyApplication): void {
+  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  fastify.get('/', (_request, reply) => reply.redirect(`/${DOCS_PATH}`, 302));
   SwaggerModule.setup(DOCS_PATH, app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: DOCS_JSON_PATH,
     swaggerOptions: { persistAuthorization: true },

@@ -24,7 +24,7 @@ async function main(argv: string[]): Promise<number> {
   loadEnvFile();
   let config = AppConfig.fromEnv();
   // Quiet unless asked, and on stderr: the command's own line on stdout is the output.
-  const logger = createRootLogger(process.env.LOG_LEVEL ? config.logLevel : 'warn', 2);
+  const logger = createRootLogger(process.env.LOG_LEVEL ? config.logLevel : 'warn', { fd: 2 });
   if (!config.databaseUrl) {
     const running = readEmbeddedUrl(config.embeddedPgDataDir);
     if (running && (await canConnect(running))) config = withDatabaseUrl(config, running);

@@ -14,7 +14,7 @@ type Earlier = Readonly<Record<string, unknown>>;
 /**
  * Every setting the service reads, parsed and validated once at start-up. Each is declared once, by
  * the decorator on its field (src/config/settings.ts): the variable (the field in SCREAMING_SNAKE_CASE),
- * its kind, default and bounds. src/config/env-docs.spec.ts holds .env.example and the README table
+ * its kind, default and bounds. src/config/env-docs.spec.ts holds .env.example and the table of docs/configuration.md
  * to those declarations. Fields without a decorator are derived in fromEnv.
  */
 export class AppConfig {

@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { LIVE_EVENT_TYPES } from '../../src/bootstrap/openapi-description';
 import { startAuthApp } from '../auth/auth-helpers';
 import { launchChromium, type Browser } from '../support/chromium';
 import type { TestApp } from '../support/test-app';
@@ -60,6 +61,27 @@ describe('Swagger UI in headless Chromium', () => {
     const text = await live.locator('.response-col_description .highlight-code pre').first().textContent();
     return { status, body: text ? JSON.parse(text) : {} };
   }
+
+  it('opens with the sign-in recipe; each live event name stays on one line, apart from the next column, wide or narrow', async () => {
+    for (const width of [1280, 480]) {
+      await page.setViewportSize({ width, height: 900 });
+      await openExplorer();
+      const info = page.locator('.information-container .info');
+      const text = await info.innerText();
+      expect([width, text.indexOf('Sign in first') >= 0, text.indexOf('Sign in first') < text.indexOf('Conventions.')]).toEqual([width, true, true]);
+      const cells = await info.locator('table tbody tr').evaluateAll((rows) =>
+        rows.map((row) => {
+          const code = row.querySelector('td:first-child code')!;
+          const range = row.ownerDocument.createRange();
+          range.selectNodeContents(code);
+          return { type: code.textContent, lines: range.getClientRects().length, apart: row.children[1]!.getBoundingClientRect().left > code.getBoundingClientRect().right };
+        }),
+      );
+      expect(cells.map((c) => c.type)).toEqual(LIVE_EVENT_TYPES);
+      for (const c of cells) expect({ width, ...c }).toEqual({ width, type: c.type, lines: 1, apart: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }, 120_000);
 
   it('goes from send-otp to a booked ride with the pre-filled bodies, Authorize surviving a reload', async () => {
     await openExplorer();

@@ -1,4 +1,5 @@
 import { exportOpenApiDocument } from '../../src/bootstrap/openapi';
+import { LIVE_EVENT_TYPES } from '../../src/bootstrap/openapi-description';
 import { startTestApp, TestApp } from '../support/test-app';
 
 type Operation = { security?: Array<Record<string, unknown>>; responses: Record<string, { content?: unknown }> };
@@ -25,6 +26,28 @@ describe('OpenAPI document and Swagger UI', () => {
     const init = await t.request({ method: 'GET', url: '/docs/swagger-ui-init.js' });
     expect(init.statusCode).toBe(200);
     expect(init.body).toMatch(/"persistAuthorization":\s*true/);
+  });
+
+  it('GET / leads to the explorer (a browser opening the bare address lands on /docs)', async () => {
+    for (const method of ['GET', 'HEAD'] as const) {
+      const res = await t.request({ method, url: '/' });
+      expect([method, res.statusCode, res.headers.location]).toEqual([method, 302, '/docs']);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
+  it('the explorer opens with the sign-in recipe, then the conventions and every live event, one table row each', async () => {
+    const { description } = (await t.request({ method: 'GET', url: '/docs-json' })).json().info as { description: string };
+    const at = (text: string): number => description.indexOf(text);
+    expect(at('**Sign in first**')).toBeGreaterThan(0);
+    expect(at('**Sign in first**')).toBeLessThan(at('**Conventions.**'));
+    expect(at('OTP for +15551234567: 482913')).toBeLessThan(at('**Conventions.**'));
+    expect(at('**Authorize**')).toBeLessThan(at('**Conventions.**'));
+    const rows = [...description.matchAll(/^\| `([a-z_]+)`/gm)].map((m) => m[1]);
+    const contractEvents = ['ride_requested', 'bid_submitted', 'ride_accepted', 'ride_status_changed', 'ride_cancelled', 'driver_location', 'chat_message'];
+    expect(rows).toEqual(expect.arrayContaining([...contractEvents, 'ride_snapshot', 'ride_tipped', 'ride_rated']));
+    expect(rows).toEqual(LIVE_EVENT_TYPES);
+    expect(new Set(rows).size).toBe(rows.length);
   });
 
   it('serves the document at /docs-json with bearer auth declared and public routes marked', async () => {

@@ -43,7 +43,7 @@ function run(env: NodeJS.ProcessEnv, port = 0, cliArgs?: string[]): Server {
 async function start(extra: Record<string, string>): Promise<Server> {
   const port = await findFreePort();
   const server = run(cleanEnv({ ...extra, PORT: String(port), HOST: '127.0.0.1' }), port);
-  // Until the liveness probe answers (the log is buffered, so it is no signal), or the process exits.
+  // Until the liveness probe answers (production's log is buffered, so the log is no signal), or the process exits.
   const live = async (): Promise<boolean> => (await fetch(`http://127.0.0.1:${port}/health/live`).catch(() => undefined))?.ok === true;
   let exitCode: number | null | undefined;
   void server.exited.then((code) => (exitCode = code));
@@ -180,6 +180,21 @@ describe('the built server as a process (node dist/src/main.js)', () => {
     expect(await stop(server)).toBe(0);
     expect(server.output()).not.toContain('Embedded PostgreSQL');
     expect(existsSync(otherDir)).toBe(false);
+  }, 60_000);
+
+  it('a plain development start: the sign-in line, then a sent code, are in the log at once (not at shutdown)', async () => {
+    const database = await createTestDatabase();
+    const server = await start({ DATABASE_URL: database.url, NODE_ENV: 'development' });
+    running.push(server);
+    await waitFor('the sign-in line', () => server.output().includes('Sign-in: POST /api/v1/auth/send-otp'));
+    const phone = `+1555${String(Date.now() % 10_000_000).padStart(7, '0')}`;
+    const post = (path: string, body: object): Promise<Response> =>
+      fetch(`http://127.0.0.1:${server.port}/api/v1/auth/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await post('send-otp', { phone })).status).toBe(200);
+    // Production buffers 4 KB before writing: this line would then reach the log only at shutdown.
+    const logged = await waitFor('the code in the log', () => new RegExp(`OTP for \\${phone}: (\\d+)`).exec(server.output()));
+    expect((await post('verify-otp', { phone, otp: logged[1] })).status).toBe(200);
+    expect(await stop(server)).toBe(0);
   }, 60_000);
 
   it('a start-up failure after the database started (port taken) stops it and exits 1', async () => {

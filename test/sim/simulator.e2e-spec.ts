@@ -13,6 +13,8 @@ const { createRng, deriveSeed } = require('../../sim/lib/rng');
 const { runSimulation } = require('../../sim/lib/run');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ApiClient } = require('../../sim/lib/http');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { createInbox } = require('../../sim/lib/inbox');
 
 describe('simulator: pure parts', () => {
   it('percentile is nearest-rank', () => {
@@ -92,10 +94,27 @@ describe('simulator: pure parts', () => {
     expect(counters.errors).toBe(1);
   });
 
-  it('the map draws one polyline per moving driver, a pickup and a drop-off per ride, a legend, escaped text', () => {
+  it('an event is timed from its request being sent, never clamped: one that beats the response counts its real time', async () => {
+    const latencies = new LatencyBook();
+    const user = { inbox: new Map(), pending: new Set(), waiters: new Set() };
+    const inbox = createInbox({ eventTimeoutMs: 5000, report: jest.fn(), counters: {}, latencies, users: new Map([[1, user]]), now: () => 1000 });
+    // Sent at 1000, answered at 1030: one event was in before the call looked, another arrives at 1012.
+    inbox.deliver(user, { type: 'bid_submitted', ride_id: 'r1' }, 1008);
+    inbox.expectEvent(user, 'bid_submitted', 'r1', (m: { type: string }) => m.type === 'bid_submitted', { sentAt: 1000, at: 1030 });
+    inbox.expectEvent(user, 'ride_accepted', 'r1', (m: { type: string }) => m.type === 'ride_accepted', { sentAt: 1000, at: 1030 });
+    inbox.deliver(user, { type: 'ride_accepted', ride_id: 'r1' }, 1012);
+    await inbox.drain();
+    expect(latencies.summary().map((r: { key: string; max: number }) => [r.key, r.max])).toEqual([
+      ['bid_submitted', 8],
+      ['ride_accepted', 12],
+    ]);
+  });
+
+  it('the map names the city, explains every mark and keeps surge rings small and under the pickups', () => {
     const c = { latitude: 52.52, longitude: 13.405 };
     const svg: string = renderMap({
       centre: c,
+      city: 'Berlin',
       title: 'A & B <city>',
       drivers: [
         { id: 1, path: [c, { latitude: 52.53, longitude: 13.41 }] },
@@ -107,7 +126,12 @@ describe('simulator: pure parts', () => {
       ],
     });
     expect(svg.match(/<title>surge ×1\.45<\/title>/g)).toHaveLength(1);
-    expect(svg).toContain('surge (1 rides, up to ×1.45)');
+    expect(svg).toContain('(1 rides, up to ×1.45)');
+    expect(svg).toContain('Berlin, around 52.520° N 13.405° E');
+    expect(svg).toContain('dashed: one ride, pickup to drop-off');
+    const ring = /<circle [^>]*r="([\d.]+)"[^>]*><title>surge ×1\.45<\/title>/.exec(svg);
+    expect(Number(ring![1])).toBeLessThan(15);
+    expect(svg.indexOf('<title>surge ×1.45')).toBeLessThan(svg.indexOf('<title>pickup '));
     expect(svg.startsWith('<?xml')).toBe(true);
     expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
     expect(svg.match(/<polyline /g)).toHaveLength(1);
@@ -139,6 +163,8 @@ describe('simulator: a short run against the real service', () => {
     expect(result.counters.scheduled).toBeGreaterThan(0);
     expect(result.counters.accepted + result.counters.cancelled).toBeGreaterThan(0);
     expect(result.events.map((e: { key: string }) => e.key)).toEqual(expect.arrayContaining(['ride_requested', 'bid_submitted']));
+    // Timed from the request's send, an event cannot read 0: it arrives after its request left.
+    for (const e of result.events as Array<{ key: string; p50: number }>) expect([e.key, e.p50 > 0]).toEqual([e.key, true]);
     // Every ride that reached the pickup had its driver and passenger exchange a message, each delivered.
     expect(result.counters.messages).toBeGreaterThanOrEqual(2 * result.counters.completed);
     if (result.counters.completed > 0) expect(result.events.map((e: { key: string }) => e.key)).toContain('chat_message');

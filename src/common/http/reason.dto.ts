@@ -20,7 +20,8 @@ export function IsReason(): PropertyDecorator {
     name: 'isReason',
     validator: {
       validate: (value: unknown) => reasonProblem(value) === undefined,
-      defaultMessage: buildMessage(() => REASON_RULE),
+      // A missing reason says so first ("must be a string"), as every other required field does.
+      defaultMessage: buildMessage((_, args) => reasonProblem(args?.value) ?? REASON_RULE),
     },
   });
 }

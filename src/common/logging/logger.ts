@@ -1,13 +1,20 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger } from 'pino';
 
-/**
- * Buffered, asynchronous stdout: a synchronous write per access-log line costs a large share of a
- * fast request. Call flushLogs() before exiting so the tail is not lost. The CLI logs to stderr (fd 2),
- * keeping stdout for its result.
- */
-export function createRootLogger(level: string, fd: 1 | 2 = 1): Logger {
-  const destination = pino.destination({ dest: fd, sync: false, minLength: 4096 });
+export interface RootLoggerOptions {
+  /** 1 (stdout) for the server; the CLI logs to 2 (stderr), keeping stdout for its result. */
+  fd?: 1 | 2;
+  /**
+   * Production's choice: 4 KB buffered and written asynchronously, because a synchronous write per
+   * access-log line costs a fast request a large share of its time; call flushLogs() before exiting
+   * so the tail is not lost. Off (the default), every line is written as it is logged: outside
+   * production a developer reads a sign-in code in the terminal the moment it is sent.
+   */
+  buffered?: boolean;
+}
+
+export function createRootLogger(level: string, { fd = 1, buffered = false }: RootLoggerOptions = {}): Logger {
+  const destination = buffered ? pino.destination({ dest: fd, sync: false, minLength: 4096 }) : pino.destination({ dest: fd, sync: true });
   return pino({
     level,
     base: { service: 'ride-hailing' },
