@@ -1,0 +1,158 @@
+'use strict';
+/**
+ * npm run bench:round-trips: how many database round trips each ride write costs at steady state.
+ *
+ * Boots the built service in this process (development mode, as every bench; a fresh database on
+ * BENCH_ADMIN_URL, dropped at the end), signs a passenger and drivers up through the public API, and
+ * drives rides through their life (book, bid, accept, chat, arrive, start, complete, rate, tip; book,
+ * bid, cancel) several times. Each request's statements to PostgreSQL are counted in its own async
+ * context (bench/lib/round-trip-probe.js): BEGIN and COMMIT are statements, and the pg driver sends
+ * one statement per round trip. The first rounds warm caches up; the table shows the most any later
+ * round took, and exits 1 when a command took more than BUDGET (issue 27: at most 3).
+ * --verbose lists each command's statements.
+ */
+const { join } = require('node:path');
+const { Client } = require('pg');
+const { countRoundTrips } = require('./lib/round-trip-probe');
+const { benchServiceEnv, BENCH_OTP } = require('./lib/service-env');
+const { ensureBuilt } = require('../scripts/build-if-stale');
+
+const ROOT = join(__dirname, '..');
+const BUDGET = 3;
+const WARM_ROUNDS = 2;
+const MEASURED_ROUNDS = 3;
+const VERBOSE = process.argv.includes('--verbose');
+const ADMIN_URL = process.env.BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const PICKUP = { address: '1 Market St', latitude: 37.7936, longitude: -122.3958 };
+const DROPOFF = { address: '500 Castro St', latitude: 37.7609, longitude: -122.435 };
+const RIDE = { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'one_way', vehicle_category_id: 1, passenger_count: 1, children: 0, payment_method: 'cash' };
+
+async function main() {
+  if (!process.env.BENCH_SKIP_BUILD && ensureBuilt((line) => process.stdout.write(`${line}\n`))) process.stdout.write('Built.\n');
+  const name = `rh_round_trips_${process.pid}`;
+  const admin = new Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  let app;
+  try {
+    const { createApp } = require(join(ROOT, 'dist/src/bootstrap/create-app'));
+    const { AppConfig } = require(join(ROOT, 'dist/src/config/app-config'));
+    const env = benchServiceEnv({ databaseUrl: url.toString(), port: 0, REDIS_URL: '' });
+    app = await createApp(AppConfig.fromEnv(env), { openApi: false });
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+    const counts = await drive(app);
+    return report(counts);
+  } finally {
+    if (app) await app.close();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+  }
+}
+
+/** The rides' life, round after round; per command, the statements of each measured round. */
+async function drive(app) {
+  const call = async (method, path, { token, body } = {}) => {
+    const res = await app.inject({ method, url: `/api/v1${path}`, headers: token ? { authorization: `Bearer ${token}` } : {}, payload: body });
+    if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${res.body}`);
+    return res.body ? res.json() : undefined;
+  };
+  const counts = new Map();
+  const measured = async (round, command, fn) => {
+    const { result, statements } = await countRoundTrips(fn);
+    if (round >= WARM_ROUNDS) {
+      if (!counts.has(command)) counts.set(command, []);
+      counts.get(command).push(statements);
+    }
+    return result;
+  };
+  let phone = 0;
+  const signUp = async (role) => {
+    phone += 1;
+    const number = `+1998${String(process.pid % 10000).padStart(4, '0')}${String(phone).padStart(4, '0')}`;
+    await call('POST', '/auth/send-otp', { body: { phone: number } });
+    const verified = await call('POST', '/auth/verify-otp', { body: { phone: number, otp: BENCH_OTP } });
+    const session = await call('POST', '/auth/register', { token: verified.access_token, body: { role, first_name: 'Round', last_name: 'Trip' } });
+    return { id: session.user.id, token: session.access_token };
+  };
+  const passenger = await signUp('passenger');
+  await fund(app, passenger.id, 1_000_000);
+  const drivers = [];
+  for (let i = 0; i < 2; i += 1) {
+    const driver = await signUp('driver');
+    await call('PUT', '/driver/profile', {
+      token: driver.token,
+      body: { vehicle_category_id: 1, vehicle_make: 'Toyota', vehicle_model: 'Prius', vehicle_plate: `RT${i}`, vehicle_color: 'Blue', vehicle_year: 2022, license_number: `RT-${i}` },
+    });
+    await call('PUT', '/driver/status', { token: driver.token, body: { is_online: true } });
+    await call('PUT', '/driver/location', { token: driver.token, body: { latitude: PICKUP.latitude + 0.002, longitude: PICKUP.longitude } });
+    drivers.push(driver);
+  }
+  const [driver, other] = drivers;
+  const p = passenger.token;
+  for (let round = 0; round < WARM_ROUNDS + MEASURED_ROUNDS; round += 1) {
+    const step = (command, fn) => measured(round, command, fn);
+    const ride = await step('book', () => call('POST', '/rides/book', { token: p, body: RIDE }));
+    const bid = await step('bid', () => call('POST', `/driver/rides/${ride.id}/bid`, { token: driver.token, body: { amount: 12, eta_minutes: 3 } }));
+    await call('POST', `/driver/rides/${ride.id}/bid`, { token: other.token, body: { amount: 13, eta_minutes: 4 } });
+    await step('accept', () => call('POST', `/rides/${ride.id}/bids/${bid.id}/accept`, { token: p }));
+    await step('chat send', () => call('POST', `/rides/${ride.id}/messages`, { token: p, body: { text: 'On my way down' } }));
+    for (const [command, status] of [['arrive', 'driver_arrived'], ['start', 'started'], ['complete', 'completed']]) {
+      await step(command, () => call('PUT', `/rides/${ride.id}/status`, { token: driver.token, body: { status } }));
+    }
+    await step('rate', () => call('POST', `/rides/${ride.id}/rating`, { token: p, body: { stars: 5, comment: 'Smooth' } }));
+    await step('tip', () => call('POST', `/rides/${ride.id}/tip`, { token: p, body: { amount: 1 } }));
+    const later = await call('POST', '/rides/book', { token: p, body: RIDE });
+    await call('POST', `/driver/rides/${later.id}/bid`, { token: other.token, body: { amount: 13, eta_minutes: 4 } });
+    await step('cancel', () => call('POST', `/rides/${later.id}/cancel`, { token: p, body: { reason: 'Plans changed' } }));
+  }
+  return counts;
+}
+
+/** Credits the passenger's wallet (tips are paid from it) through a balanced ledger transfer. */
+async function fund(app, userId, amountMinor) {
+  const db = app.get(require('typeorm').DataSource);
+  await db.transaction(async (m) => {
+    await m.query(
+      `INSERT INTO wallets (kind, currency) SELECT 'external', currency FROM wallets WHERE user_id = $1
+       ON CONFLICT (kind) WHERE kind IN ('platform', 'external') DO NOTHING`,
+      [userId],
+    );
+    const [external] = await m.query(`SELECT id FROM wallets WHERE kind = 'external'`);
+    const [wallet] = await m.query(`SELECT id FROM wallets WHERE user_id = $1`, [userId]);
+    const [{ id: transfer }] = await m.query(`SELECT gen_random_uuid() AS id`);
+    await m.query(
+      `INSERT INTO wallet_ledger_entries (wallet_id, transfer_id, amount_minor, kind, reason)
+       VALUES ($1, $3, $4, 'funding', 'bench funding'), ($2, $3, -$4::bigint, 'funding', 'bench funding')`,
+      [wallet.id, external.id, transfer, amountMinor],
+    );
+    await m.query(`UPDATE wallets SET balance_minor = balance_minor + $2 WHERE id = $1`, [wallet.id, amountMinor]);
+    await m.query(`UPDATE wallets SET balance_minor = balance_minor - $2 WHERE id = $1`, [external.id, amountMinor]);
+  });
+}
+
+function report(counts) {
+  const rows = [...counts].map(([command, rounds]) => ({ command, max: Math.max(...rounds.map((s) => s.length)), statements: rounds[rounds.length - 1] }));
+  process.stdout.write(`\nDatabase round trips per command (steady state, most of ${MEASURED_ROUNDS} rounds; budget ${BUDGET})\n\n`);
+  process.stdout.write(`| command | round trips |\n|---|---:|\n`);
+  for (const row of rows) process.stdout.write(`| ${row.command} | ${row.max}${row.max > BUDGET ? ' ✗' : ''} |\n`);
+  if (VERBOSE) {
+    for (const row of rows) {
+      process.stdout.write(`\n${row.command}:\n`);
+      for (const s of row.statements) process.stdout.write(`  ${s.length > 160 ? `${s.slice(0, 157)}...` : s}\n`);
+    }
+  }
+  const over = rows.filter((r) => r.max > BUDGET);
+  if (over.length > 0) process.stdout.write(`\nOver budget: ${over.map((r) => `${r.command} (${r.max})`).join(', ')}\n`);
+  return over.length === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`${err.stack || err}\n`);
+    process.exit(2);
+  },
+);
