@@ -34,6 +34,7 @@ import { TipsController } from './tips/tips.controller';
 import { RidesService } from './rides.service';
 import { RIDE_COMMAND_HANDLER_PROVIDERS } from './transitions/ride-command-handlers';
 import { RideTransitionsService } from './transitions/ride-transitions.service';
+import { RideStepsRepository } from './transitions/ride-steps.repository';
 import { RideWritesRepository } from './transitions/ride-writes.repository';
 
 /**
@@ -69,6 +70,7 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     RidesService,
     // changes
     RideWritesRepository,
+    RideStepsRepository,
     ...RIDE_COMMAND_HANDLER_PROVIDERS,
     RideTransitionsService,
     BidsRepository,

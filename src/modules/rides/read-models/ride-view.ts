@@ -3,11 +3,14 @@ import { dtoOf } from '../../../common/http/read-model-openapi';
 import { ESTIMATE, RIDE_TYPES } from '../../pricing/fare-estimate';
 import { RIDE_STATUSES } from '../ride-status';
 
-export const RIDE_VIEW_FROM = `
-  FROM rides r
+/** What the view reads beside the ride row `r`: for a statement whose `r` is a CTE (a ride it just wrote). */
+export const RIDE_VIEW_JOINS = `
   LEFT JOIN users pu ON pu.id = r.passenger_id
   LEFT JOIN users du ON du.id = r.driver_id
   LEFT JOIN drivers dr ON dr.user_id = r.driver_id`;
+
+export const RIDE_VIEW_FROM = `
+  FROM rides r${RIDE_VIEW_JOINS}`;
 
 export const PAYMENT_METHODS = ['cash', 'wallet'] as const;
 export const CANCELLED_BY = ['passenger', 'driver'] as const;

@@ -6,6 +6,7 @@ import type { RideView } from '../read-models/ride-view';
 import type { TipView } from '../tips/tip-view';
 import type { RideStatus } from '../ride-status';
 import { DriverStep, driverStepTo, EventOf, RideCommandType, RideParty, SweepCommandType } from './ride-transitions';
+import type { StepColumns } from './ride-steps.repository';
 import type { LockedRide, NewRide, RideColumns } from './ride-writes.repository';
 
 /** A new ride as booking prices it; the transition adds its id, code, currency and time to live. */
@@ -100,6 +101,28 @@ export interface RideCommandHandler<K extends RideCommandType, Located = void> {
   /** With the ride locked and the actor entitled, before the table judges the status (accept: the bid must be this ride's). */
   locate?(ctx: ChangeContext<K>): Promise<Located>;
   run(ctx: ChangeContext<K>, located: Located): Promise<CommandOutcome<K>>;
+}
+
+/** What a step's event is built from: the ride as locked before the change, and after it. */
+export interface StepDone<K extends RideCommandType> {
+  readonly command: CommandOf<K>;
+  readonly party: RideParty;
+  readonly ride: LockedRide;
+  readonly view: RideView;
+  readonly withdrawnBidders: number[];
+}
+
+/**
+ * A command that is the table's change and nothing else: the engine applies it as one statement
+ * (RideStepsRepository.step: lock, judge, write, ride_events row, view), so it needs no handler
+ * work inside the transaction. A command whose handler must read or write more uses `run`.
+ */
+export interface RideStepHandler<K extends RideCommandType> {
+  /** Columns the change writes beside the status and its stamp. */
+  columns?(command: CommandOf<K>): StepColumns;
+  /** The ride_events row's reason. */
+  reason?(command: CommandOf<K>): string | null;
+  event(done: StepDone<K>): PendingEvent<EventOf<K>>;
 }
 
 export interface RideCreateHandler<K extends RideCommandType> {

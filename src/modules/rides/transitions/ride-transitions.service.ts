@@ -12,6 +12,7 @@ import {
   CommandOutcome,
   RideCommandHandler,
   RideCreateHandler,
+  RideStepHandler,
   CreateContext,
   PendingEvent,
   ResultOf,
@@ -24,6 +25,7 @@ import {
 } from './ride-command';
 import { RideCommandHandlers } from './ride-command-handlers';
 import { mayAct, RideCommandType, RideParty, refusalOf, ruleOf, SweepCommandType } from './ride-transitions';
+import { RideStepsRepository, StepOutcome } from './ride-steps.repository';
 import { LockedRide, RideColumns, RideWritesRepository } from './ride-writes.repository';
 
 /**
@@ -39,6 +41,7 @@ import { LockedRide, RideColumns, RideWritesRepository } from './ride-writes.rep
 export class RideTransitionsService {
   constructor(
     private readonly writes: RideWritesRepository,
+    private readonly steps: RideStepsRepository,
     private readonly reads: RidesRepository,
     private readonly bids: BidsRepository,
     private readonly handlers: RideCommandHandlers,
@@ -55,8 +58,9 @@ export class RideTransitionsService {
     if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
     const type: K = command.type;
     const own = command as CommandOf<K>;
-    const handler: RideCommandHandler<K, unknown> | RideCreateHandler<K> = this.handlers.of(type);
+    const handler: RideCommandHandler<K, unknown> | RideCreateHandler<K> | RideStepHandler<K> = this.handlers.of(type);
     if ('validate' in handler) handler.validate?.(own);
+    if ('event' in handler) return this.applyStep(rideId, type, handler, own, actor, hooks) as Promise<ResultOf<K>>;
     let event: PendingEvent | undefined;
     const result = await this.writes.runInTransaction(async (tx) => {
       event = undefined;
@@ -100,6 +104,48 @@ export class RideTransitionsService {
     return count;
   }
 
+  /**
+   * A step of the table alone: one statement, which commits by itself unless hooks need the
+   * transaction around it. Refused exactly as applyIn refuses, from the ride as the statement locked it.
+   */
+  private async applyStep<K extends UserCommandType>(
+    rideId: string,
+    type: K,
+    handler: RideStepHandler<K>,
+    command: CommandOf<K>,
+    actor: RideActor,
+    hooks: TransitionHooks,
+  ): Promise<RideView> {
+    if (actor === 'system') throw new RideError('RIDE_NOT_FOUND');
+    const set = handler.columns?.(command) ?? {};
+    const reason = handler.reason?.(command) ?? null;
+    const step = (tx: RideTx): Promise<StepOutcome> => this.steps.step(type, rideId, actor.id, set, reason, tx);
+    let event: PendingEvent | undefined;
+    const judged = (done: StepOutcome): RideView => {
+      const ride = done.locked;
+      const party = ride ? partyOf(ride, actor) : undefined;
+      if (!ride || !mayAct(type, party)) throw new RideError('RIDE_NOT_FOUND');
+      refuse(type, command, ride, party);
+      if (!done.view) throw new Error(`the ${type} statement refused what the table allows`);
+      const view = rideToJson(done.view);
+      event = handler.event({ command, party, ride, view, withdrawnBidders: done.withdrawnBidders }) as PendingEvent;
+      return view;
+    };
+    const result =
+      hooks.before || hooks.after
+        ? await this.writes.runInTransaction(async (tx) => {
+            event = undefined;
+            const replay = await hooks.before?.(tx);
+            if (replay) return replay;
+            const view = judged(await step(tx));
+            await hooks.after?.(tx, view);
+            return view;
+          })
+        : judged(await this.writes.runAlone(step));
+    if (event) this.events.publish(event.name, event.payload);
+    return result;
+  }
+
   private async applyIn<K extends UserCommandType>(
     tx: RideTx,
     rideId: string,
@@ -119,11 +165,7 @@ export class RideTransitionsService {
     if (!ride || !mayAct(type, party)) throw new RideError('RIDE_NOT_FOUND');
     const ctx = this.changeContext(tx, ride, type, command, actor, party);
     const located = await handler.locate?.(ctx);
-    const refusal = refusalOf(type, party, stateOf(ride));
-    if (refusal === 'INVALID_STATUS_TRANSITION') {
-      throw new RideError(refusal, `Cannot change a ride from ${ride.status} to ${targetOf(command) ?? rule.to}`);
-    }
-    if (refusal !== null) throw new RideError(refusal);
+    refuse(type, command, ride, party);
     return handler.run(ctx, located);
   }
 
@@ -182,6 +224,15 @@ export class RideTransitionsService {
     if (!row) throw new RideError('RIDE_NOT_FOUND');
     return rideToJson(row);
   }
+}
+
+/** Throws the table's refusal for `party` applying the command to the locked ride, if it has one. */
+function refuse(type: RideCommandType, command: RideCommand, ride: LockedRide, party: RideParty): void {
+  const refusal = refusalOf(type, party, stateOf(ride));
+  if (refusal === 'INVALID_STATUS_TRANSITION') {
+    throw new RideError(refusal, `Cannot change a ride from ${ride.status} to ${targetOf(command) ?? ruleOf(type).to}`);
+  }
+  if (refusal !== null) throw new RideError(refusal);
 }
 
 function stateOf(ride: LockedRide) {

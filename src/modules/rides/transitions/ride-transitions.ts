@@ -156,6 +156,18 @@ export function sqlAllowing(type: RideCommandType, party: RideParty, alias: stri
   return conditions.join(' AND ');
 }
 
+/**
+ * The SQL condition under which the party named by `${alias}.party` may apply the command to the
+ * ride row `alias`: the same judgement as mayAct and refusalOf, for a statement that checks and
+ * writes at once (RideStepsRepository).
+ */
+export function sqlPartyAllowing(type: RideCommandType, alias: string): string {
+  const rule = ruleOf(type);
+  const parties = Object.keys(rule.from) as RideParty[];
+  const branches = parties.map((party) => `WHEN '${party}' THEN ${sqlAllowing(type, party, alias)}`);
+  return branches.length === 0 ? 'false' : `(CASE ${alias}.party ${branches.join(' ')} ELSE false END)`;
+}
+
 type FromStatus<K extends RideCommandType> = { [P in keyof RideTransitions[K]['from']]: RideTransitions[K]['from'][P] extends readonly (infer S)[] ? S : never }[keyof RideTransitions[K]['from']];
 /** Commands that create the ride (allowed from `null`). */
 export type CreateCommandType = { [K in RideCommandType]: null extends FromStatus<K> ? K : never }[RideCommandType];

@@ -63,9 +63,22 @@ export interface RideColumns {
   expires_in_minutes?: number;
 }
 
-const LOCKED_COLUMNS = `id, status, passenger_id, driver_id, vehicle_category_id, payment_method, fare_minor,
-  estimated_fare_minor, offered_fare_minor, currency,
-  json_build_object(${RIDE_CLOCKS.map((c) => `'${c}', ${c} <= now()`).join(', ')}) AS past`;
+const LOCKED_FIELDS = ['id', 'status', 'passenger_id', 'driver_id', 'vehicle_category_id', 'payment_method', 'fare_minor', 'estimated_fare_minor', 'offered_fare_minor', 'currency'] as const;
+
+/** LockedRide's columns of the ride row `alias`, each named `${prefix}<field>` (a statement that also reads the view). */
+export function lockedColumns(alias = '', prefix = ''): string {
+  const a = alias ? `${alias}.` : '';
+  const clocks = RIDE_CLOCKS.map((c) => `'${c}', ${a}${c} <= now()`).join(', ');
+  return [...LOCKED_FIELDS.map((f) => `${a}${f}${prefix ? ` AS ${prefix}${f}` : ''}`), `json_build_object(${clocks}) AS ${prefix}past`].join(', ');
+}
+
+/** The LockedRide of a row read with lockedColumns(alias, prefix). */
+export function lockedOf(row: Record<string, unknown>, prefix: string): LockedRide {
+  const entries = [...LOCKED_FIELDS, 'past'].map((f) => [f, row[`${prefix}${f}`]]);
+  return Object.fromEntries(entries) as LockedRide;
+}
+
+const LOCKED_COLUMNS = lockedColumns();
 
 export interface RideEventInput {
   rideId: string;
@@ -114,9 +127,18 @@ export class RideWritesRepository {
    * `work` must only touch the database (it may run more than once).
    */
   async runInTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.retryingConflicts(() => this.dataSource.transaction(work));
+  }
+
+  /** Runs one statement that commits by itself (no BEGIN, no COMMIT), again as runInTransaction would. */
+  async runAlone<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.retryingConflicts(() => work(this.dataSource.manager));
+  }
+
+  private async retryingConflicts<T>(attemptOnce: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await this.dataSource.transaction(work);
+        return await attemptOnce();
       } catch (err) {
         if (attempt >= TRANSACTION_ATTEMPTS || !isRetryableConflict(err)) throw err;
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));

@@ -4,7 +4,8 @@ import { AppConfig } from '../../../../config/app-config';
 import { WalletsService } from '../../../wallets/wallets.service';
 import type { CancelledBy } from '../../read-models/ride-view';
 import { RideError } from '../../rides.errors';
-import type { ChangeContext, CommandOutcome, RideCommandHandler, RideSweepHandler } from '../ride-command';
+import type { ChangeContext, CommandOutcome, PendingEvent, RideCommandHandler, RideStepHandler, RideSweepHandler } from '../ride-command';
+import type { EventOf } from '../ride-transitions';
 import { RideWritesRepository } from '../ride-writes.repository';
 
 type StatusStep = 'arrive' | 'start' | 'complete';
@@ -16,12 +17,12 @@ async function statusChanged<K extends StatusStep>(ctx: ChangeContext<K>): Promi
   return { result: ride, event: { name: 'ride.status_changed', payload } } as CommandOutcome<K>;
 }
 
-/** `arrive` and `start`: the status change and nothing else. */
-export function stepHandler<K extends 'arrive' | 'start'>(): RideCommandHandler<K> {
+/** `arrive` and `start`: the status change and nothing else (one statement). */
+export function stepHandler<K extends 'arrive' | 'start'>(): RideStepHandler<K> {
   return {
-    async run(ctx) {
-      await ctx.changeStatus();
-      return statusChanged(ctx);
+    event({ ride, view }) {
+      const payload = { ride_id: view.id, passenger_id: view.passenger?.id ?? null, driver_id: ride.driver_id, status: view.status, ride: view };
+      return { name: 'ride.status_changed', payload } as PendingEvent<EventOf<K>>;
     },
   };
 }
@@ -57,16 +58,14 @@ export class CompleteRideHandler implements RideCommandHandler<'complete'> {
   }
 }
 
-/** `cancel`: who cancelled (the table lets only the passenger and the assigned driver) and why. */
-export const CANCEL_HANDLER: RideCommandHandler<'cancel'> = {
-  async run(ctx) {
-    const by: CancelledBy = ctx.party === 'driver' ? 'driver' : 'passenger';
-    const reason = ctx.command.reason;
-    await ctx.changeStatus({ cancelled_by: by, cancel_reason: reason }, reason);
-    const ride = await ctx.view();
-    const { id, passenger_id, driver_id } = ctx.ride;
-    const payload = { ride_id: id, passenger_id, driver_id, bidder_driver_ids: ctx.withdrawnBidders, cancelled_by: by, ride };
-    return { result: ride, event: { name: 'ride.cancelled', payload } };
+/** `cancel`: who cancelled (the table lets only the passenger and the assigned driver) and why (one statement). */
+export const CANCEL_HANDLER: RideStepHandler<'cancel'> = {
+  columns: (command) => ({ cancelled_by: 'party', cancel_reason: command.reason }),
+  reason: (command) => command.reason,
+  event({ party, ride, view, withdrawnBidders }) {
+    const by: CancelledBy = party === 'driver' ? 'driver' : 'passenger';
+    const { id, passenger_id, driver_id } = ride;
+    return { name: 'ride.cancelled', payload: { ride_id: id, passenger_id, driver_id, bidder_driver_ids: withdrawnBidders, cancelled_by: by, ride: view } };
   },
 };
 
