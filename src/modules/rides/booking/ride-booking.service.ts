@@ -10,7 +10,7 @@ import type { BookRideDto } from '../dto/book-ride.dto';
 import { checkPickupAt } from './pickup-at.rules';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { RidesRepository } from '../read-models/rides.repository';
-import type { RideRequest, UserCommand } from '../transitions/ride-command';
+import type { RideRequest, TransitionHooks, UserCommand } from '../transitions/ride-command';
 import { RideTransitionsService } from '../transitions/ride-transitions.service';
 import { RideError } from '../rides.errors';
 import { rideToJson } from '../read-models/ride-view';
@@ -76,17 +76,32 @@ export class RideBookingService {
     const request = rideRequest(dto, estimate, offeredFareMinor);
     // With a pickup time the ride is booked for later: the `schedule` command, not `book`.
     const command: UserCommand = dto.pickup_at === undefined ? { type: 'book', ride: request } : { type: 'schedule', ride: request, pickupAt: dto.pickup_at };
-    const ride = await this.transitions.apply(rideId, command, user, {
+    // Without a key or a promo the booking is the insert alone (one statement, no transaction).
+    const needsTransaction = idempotencyKey !== undefined || estimate.promo?.applied === true;
+    const ride = await this.transitions.apply(rideId, command, user, needsTransaction ? this.hooks(user, idempotencyKey, hash, estimate, rideId, (c) => (created = c)) : {});
+    return { ride: ride as RideView, created };
+  }
+
+  /** The key claimed and the promo counted in the booking's own transaction. */
+  private hooks(
+    user: AuthenticatedUser,
+    idempotencyKey: string | undefined,
+    hash: string,
+    estimate: FareEstimate,
+    rideId: string,
+    setCreated: (created: boolean) => void,
+  ): TransitionHooks {
+    return {
       // The key is claimed and the promo counted in the booking's own transaction: a replay with the
       // same body answers the ride booked earlier, and a booking that rolls back used neither.
       before: async (tx) => {
-        created = true;
+        setCreated(true);
         if (idempotencyKey !== undefined && !(await this.keys.claim(user.id, idempotencyKey, hash, tx))) {
           const earlier = await this.keys.find(user.id, idempotencyKey, tx);
           if (!earlier || earlier.request_hash !== hash || !earlier.ride_id) throw new RideError('IDEMPOTENCY_KEY_REUSED');
           const row = await this.reads.findView(earlier.ride_id, tx);
           if (!row) throw new RideError('RIDE_NOT_FOUND');
-          created = false;
+          setCreated(false);
           return rideToJson(row);
         }
         if (estimate.promo?.applied && estimate.promo.promoId !== undefined) {
@@ -98,8 +113,7 @@ export class RideBookingService {
       after: async (tx) => {
         if (idempotencyKey !== undefined) await this.keys.attachRide(user.id, idempotencyKey, rideId, tx);
       },
-    });
-    return { ride: ride as RideView, created };
+    };
   }
 }
 

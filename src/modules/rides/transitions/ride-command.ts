@@ -86,9 +86,12 @@ export interface CreateContext<K extends RideCommandType> {
   readonly actor: { id: number };
   readonly rideId: string;
   readonly tx: RideTx;
-  /** Inserts the ride in the table's status with its ride_events row; false when a unique index refused it. */
-  insert(ride: NewRide): Promise<boolean>;
-  view(): Promise<RideView>;
+  /**
+   * Inserts the ride in the table's status with its ride_events row, in one statement: the ride as
+   * the API shows it, or none when refused (`live`: the passenger has a live ride and `unlessLive`
+   * was asked; else a unique index refused it, as a taken ride code).
+   */
+  insert(ride: NewRide, unlessLive: boolean): Promise<{ live: boolean; view?: RideView }>;
 }
 
 /**
@@ -126,6 +129,8 @@ export interface RideStepHandler<K extends RideCommandType> {
 }
 
 export interface RideCreateHandler<K extends RideCommandType> {
+  /** The handler's reads need a transaction around the insert (a lock held until the commit); else the insert commits by itself. */
+  readonly transactional?: boolean;
   create(ctx: CreateContext<K>): Promise<CommandOutcome<K>>;
 }
 

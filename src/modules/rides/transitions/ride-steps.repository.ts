@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { RIDE_VIEW_COLUMNS, RIDE_VIEW_JOINS, RideViewRow } from '../read-models/ride-view';
+import { LIVE_STATUSES, RideStatus, sqlStatusList } from '../ride-status';
 import { RideCommandType, ruleOf, sqlPartyAllowing } from './ride-transitions';
-import { LockedRide, lockedColumns, lockedOf, RideColumns } from './ride-writes.repository';
+import { LockedRide, lockedColumns, lockedOf, NewRide, RideColumns } from './ride-writes.repository';
 
 /** Columns a step writes beside the status: RideColumns' values, or the acting party's role (cancelled_by). */
 export type StepColumns = Omit<RideColumns, 'cancelled_by'> & { cancelled_by?: RideColumns['cancelled_by'] | 'party' };
@@ -19,6 +20,28 @@ export interface StepOutcome {
 }
 
 const LOCKED_PREFIX = 'locked_';
+
+/** What inserting a ride found: the passenger's live ride that refused it, or the ride as the API shows it. */
+export interface InsertOutcome {
+  live: boolean;
+  /** Undefined when refused: a live ride (`live`), or a unique index (the ride code is taken). */
+  view?: RideViewRow;
+}
+
+/** The rides row of a new ride (json_populate_record gives each value its column's type). */
+function rideRecord(r: NewRide, status: RideStatus): Record<string, unknown> {
+  return {
+    id: r.id, ride_code: r.rideCode, status, ride_type: r.rideType, passenger_id: r.passengerId, vehicle_category_id: r.vehicleCategoryId,
+    pickup_address: r.pickup.address, pickup_latitude: r.pickup.latitude, pickup_longitude: r.pickup.longitude,
+    dropoff_address: r.dropoff.address, dropoff_latitude: r.dropoff.latitude, dropoff_longitude: r.dropoff.longitude,
+    return_address: r.returnLocation?.address ?? null, return_latitude: r.returnLocation?.latitude ?? null, return_longitude: r.returnLocation?.longitude ?? null,
+    passenger_count: r.passengerCount, children: r.children, payment_method: r.paymentMethod, duration_minutes: r.durationMinutes,
+    end_scheduled_at: r.endScheduledAt, return_scheduled_at: r.returnScheduledAt, promo_code: r.promoCode, estimate: r.estimate,
+    estimated_fare_minor: r.estimate.totalMinor, currency: r.currency, pickup_at: r.pickupAt, dispatch_at: r.dispatchAt, offered_fare_minor: r.offeredFareMinor,
+  };
+}
+
+const RIDE_RECORD_COLUMNS = Object.keys(rideRecord({ pickup: {}, dropoff: {}, estimate: {} } as NewRide, 'requested'));
 
 /** Assignments of StepColumns over the parameter list `params` (only these columns ever reach the statement). */
 function assignments(set: StepColumns, params: unknown[]): string[] {
@@ -44,6 +67,34 @@ function assignments(set: StepColumns, params: unknown[]): string[] {
 @Injectable()
 export class RideStepsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Inserts a ride in `status` with its ride_events row and reads its view, in one statement;
+   * refused when `unlessLive` and the passenger has a live ride, or when a unique index refused it
+   * (the code is taken among non-final rides; the passenger's one live ride now). ON CONFLICT waits
+   * for a concurrent insert to commit or roll back, so two parallel bookings cannot both pass.
+   */
+  async insert(ride: NewRide, status: RideStatus, unlessLive: boolean, manager?: EntityManager): Promise<InsertOutcome> {
+    const columns = RIDE_RECORD_COLUMNS.join(', ');
+    const rows: Array<Record<string, unknown>> = await (manager ?? this.dataSource.manager).query(
+      `WITH live AS (
+         SELECT $4::boolean AND EXISTS (SELECT 1 FROM rides WHERE passenger_id = $3 AND status IN ${sqlStatusList(LIVE_STATUSES)}) AS live
+       ), inserted AS (
+         INSERT INTO rides (${columns}, expires_at)
+         SELECT ${columns}, COALESCE(j.dispatch_at, now()) + make_interval(mins => $2::int)
+           FROM json_populate_record(NULL::rides, $1::json) j WHERE NOT (SELECT live FROM live)
+         ON CONFLICT DO NOTHING RETURNING *
+       ), recorded AS (
+         INSERT INTO ride_events (ride_id, from_status, to_status, actor_user_id, actor_role)
+         SELECT id, NULL, status, passenger_id, 'passenger' FROM inserted
+       )
+       SELECT (SELECT live FROM live) AS live, r.id IS NOT NULL AS inserted, ${RIDE_VIEW_COLUMNS}
+         FROM (SELECT 1) one LEFT JOIN inserted r ON true ${RIDE_VIEW_JOINS}`,
+      [JSON.stringify(rideRecord(ride, status)), ride.ttlMinutes, ride.passengerId, unlessLive],
+    );
+    const row = rows[0]!;
+    return { live: row.live as boolean, view: row.inserted ? (row as unknown as RideViewRow) : undefined };
+  }
 
   async step(type: RideCommandType, rideId: string, actorId: number, set: StepColumns, reason: string | null, manager?: EntityManager): Promise<StepOutcome> {
     const rule = ruleOf(type);

@@ -61,6 +61,12 @@ export class RideTransitionsService {
     const handler: RideCommandHandler<K, unknown> | RideCreateHandler<K> | RideStepHandler<K> = this.handlers.of(type);
     if ('validate' in handler) handler.validate?.(own);
     if ('event' in handler) return this.applyStep(rideId, type, handler, own, actor, hooks) as Promise<ResultOf<K>>;
+    if ('create' in handler && !handler.transactional && !hooks.before && !hooks.after) {
+      // Nothing else needs the transaction: each insert attempt commits by itself.
+      const outcome = await this.writes.runAlone((m) => this.applyIn(m, rideId, type, handler, own, actor));
+      if (outcome.event) this.events.publish(outcome.event.name, outcome.event.payload as never);
+      return outcome.result;
+    }
     let event: PendingEvent | undefined;
     const result = await this.writes.runInTransaction(async (tx) => {
       event = undefined;
@@ -210,12 +216,10 @@ export class RideTransitionsService {
       actor,
       rideId,
       tx,
-      insert: async (ride) => {
-        if (!(await this.writes.insert(ride, to, tx))) return false;
-        await this.writes.recordEvents([{ rideId, from: null, to, actorUserId: actor.id, actorRole: 'passenger' }], tx);
-        return true;
+      insert: async (ride, unlessLive) => {
+        const { live, view } = await this.steps.insert(ride, to, unlessLive, tx);
+        return { live, view: view && rideToJson(view) };
       },
-      view: () => this.view(rideId, tx),
     };
   }
 

@@ -147,35 +147,6 @@ export class RideWritesRepository {
   }
 
   /**
-   * Inserts a ride in `status`; false when a unique index refused it (the ride code is taken among
-   * live rides, or the passenger already has a live ride). ON CONFLICT waits for a concurrent
-   * insert to commit or roll back, so two parallel bookings cannot both pass.
-   */
-  async insert(r: NewRide, status: RideStatus, manager: EntityManager): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `INSERT INTO rides (id, ride_code, status, ride_type, passenger_id, vehicle_category_id,
-          pickup_address, pickup_latitude, pickup_longitude, dropoff_address, dropoff_latitude, dropoff_longitude,
-          return_address, return_latitude, return_longitude, passenger_count, children, payment_method,
-          duration_minutes, end_scheduled_at, return_scheduled_at, promo_code, estimate, estimated_fare_minor,
-          currency, pickup_at, dispatch_at, expires_at, offered_fare_minor)
-       VALUES ($1, $2, $26, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
-          $22::jsonb, $23, $24, $27::timestamptz, $28::timestamptz,
-          COALESCE($28::timestamptz, now()) + make_interval(mins => $25), $29)
-       ON CONFLICT DO NOTHING RETURNING id`,
-      [
-        r.id, r.rideCode, r.rideType, r.passengerId, r.vehicleCategoryId,
-        r.pickup.address, r.pickup.latitude, r.pickup.longitude,
-        r.dropoff.address, r.dropoff.latitude, r.dropoff.longitude,
-        r.returnLocation?.address ?? null, r.returnLocation?.latitude ?? null, r.returnLocation?.longitude ?? null,
-        r.passengerCount, r.children, r.paymentMethod, r.durationMinutes, r.endScheduledAt, r.returnScheduledAt,
-        r.promoCode, JSON.stringify(r.estimate), r.estimate.totalMinor, r.currency, r.ttlMinutes, status,
-        r.pickupAt, r.dispatchAt, r.offeredFareMinor,
-      ],
-    );
-    return rows.length > 0;
-  }
-
-  /**
    * How many rides the passenger holds booked for later, counted under a transaction-long lock on
    * that passenger's bookings for later: two concurrent bookings at the limit cannot both pass. An
    * advisory lock, not a row lock on the user (another module's table): only these bookings wait.

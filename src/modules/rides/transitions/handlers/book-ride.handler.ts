@@ -1,7 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../../config/app-config';
-import { RidesRepository } from '../../read-models/rides.repository';
 import type { RideView } from '../../read-models/ride-view';
 import { RideError } from '../../rides.errors';
 import type { CommandOutcome, CreateContext, RideCreateHandler } from '../ride-command';
@@ -19,18 +18,18 @@ export function newRideCode(): string {
 }
 
 /**
- * Inserts the ride under a fresh code, retrying on a code collision; `refused` is asked before each
- * attempt (an insert refused with no collision is the passenger's one live ride). Undefined when
- * every attempt was refused.
+ * Inserts the ride under a fresh code, again on a code collision; undefined when refused: the
+ * passenger has a live ride (`unlessLive`), or every attempt collided.
  */
 export async function insertWithCode(
-  ctx: Pick<CreateContext<'book'>, 'insert' | 'view'>,
+  ctx: Pick<CreateContext<'book'>, 'insert'>,
   ride: Omit<NewRide, 'rideCode'>,
-  refused: () => Promise<boolean>,
+  unlessLive: boolean,
 ): Promise<RideView | undefined> {
   for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt += 1) {
-    if (await refused()) return undefined;
-    if (await ctx.insert({ ...ride, rideCode: newRideCode() })) return ctx.view();
+    const { live, view } = await ctx.insert({ ...ride, rideCode: newRideCode() }, unlessLive);
+    if (live) return undefined;
+    if (view) return view;
   }
   return undefined;
 }
@@ -38,18 +37,13 @@ export async function insertWithCode(
 /** `book`: a ride now; refused while the passenger has a live ride (one booked for later does not count). */
 @Injectable()
 export class BookRideHandler implements RideCreateHandler<'book'> {
-  constructor(
-    private readonly reads: RidesRepository,
-    private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly config: AppConfig) {}
 
   async create(ctx: CreateContext<'book'>): Promise<CommandOutcome<'book'>> {
     const passengerId = ctx.actor.id;
     const request = { ...ctx.command.ride, passengerId };
     const { currency, rideRequestTtlMinutes: ttlMinutes } = this.config;
-    const ride = await insertWithCode(ctx, { ...request, id: ctx.rideId, currency, ttlMinutes, pickupAt: null, dispatchAt: null }, () =>
-      this.reads.passengerHasLiveRide(passengerId, ctx.tx),
-    );
+    const ride = await insertWithCode(ctx, { ...request, id: ctx.rideId, currency, ttlMinutes, pickupAt: null, dispatchAt: null }, true);
     if (!ride) throw new RideError(RIDE_TRANSITIONS.book.refusal);
     const { latitude, longitude } = request.pickup;
     const payload = { ride_id: ctx.rideId, passenger_id: passengerId, vehicle_category_id: request.vehicleCategoryId, pickup: { latitude, longitude }, ride };

@@ -13,6 +13,9 @@ import { insertWithCode } from './book-ride.handler';
  */
 @Injectable()
 export class ScheduleRideHandler implements RideCreateHandler<'schedule'> {
+  // The count holds its advisory lock until the commit.
+  readonly transactional = true;
+
   constructor(
     private readonly writes: RideWritesRepository,
     private readonly config: AppConfig,
@@ -29,7 +32,7 @@ export class ScheduleRideHandler implements RideCreateHandler<'schedule'> {
     const ride = await insertWithCode(
       ctx,
       { ...ctx.command.ride, passengerId, id: ctx.rideId, currency, ttlMinutes, pickupAt: pickupAt.toISOString(), dispatchAt: dispatchAt.toISOString() },
-      () => Promise.resolve(false),
+      false,
     );
     // Only a code collision eight times over refuses an insert here: too unlikely to deserve its own answer.
     if (!ride) throw new RideError(RIDE_TRANSITIONS.schedule.refusal);
