@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user';
-import type { DomainEventMap } from '../../../common/events/domain-events';
 import { EventBus } from '../../../common/events/event-bus';
 import { RateLimiter } from '../../../common/rate-limit/rate-limiter';
 import { AppConfig } from '../../../config/app-config';
 import { RideViewCache } from '../read-models/ride-view.cache';
 import { RideError } from '../rides.errors';
 import { isUuid } from '../rides.service';
-import { RideWritesRepository } from '../transitions/ride-writes.repository';
-import { rideMessageToJson, RideMessageView } from './ride-message-view';
-import { RideMessagesRepository } from './ride-messages.repository';
-import { chatSideOf, messageText } from './ride-chat.rules';
+import { RideTransitionsService } from '../transitions/ride-transitions.service';
+import { rideMessageToJson, RideMessageView, RideMessageViewRow } from './ride-message-view';
+import { insertMessageWhere, RideMessagesRepository } from './ride-messages.repository';
+import { chatSideOf, messageText, RIDE_CHAT_RULES } from './ride-chat.rules';
 
 export interface RideMessagePage {
   items: RideMessageView[];
@@ -23,14 +22,15 @@ export interface RideMessagePage {
 /**
  * In-ride chat (CONTRACT §11) between a ride's passenger and its assigned driver. Sending changes
  * no ride, so it is no transition command; it is judged by RIDE_CHAT_RULES the way the transition
- * engine judges a command, under a shared lock of the ride row so that no message is stored after a
- * concurrent status change ended the ride. The recipient is told after the commit.
+ * engine judges a command, through the engine's locking helper (one statement under a shared lock
+ * of the ride row, so that no message is stored after a concurrent status change ended the ride).
+ * The recipient is told after the commit.
  */
 @Injectable()
 export class RideChatService {
   constructor(
     private readonly messages: RideMessagesRepository,
-    private readonly writes: RideWritesRepository,
+    private readonly transitions: RideTransitionsService,
     private readonly rideViews: RideViewCache,
     private readonly limiter: RateLimiter,
     private readonly events: EventBus,
@@ -41,17 +41,18 @@ export class RideChatService {
     const text = messageText(rawText);
     if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
     await this.limiter.enforce(`chat:${user.id}`, this.config.chatMessagesPerMinute, 60);
-    let event: DomainEventMap['ride.message_sent'] | undefined;
-    const message = await this.writes.runInTransaction(async (tx) => {
-      const ride = await this.writes.lock(rideId, 'share', tx);
-      const side = chatSideOf('send', ride, user);
-      const row = await this.messages.insert({ id: randomUUID(), rideId: ride!.id, senderId: user.id, senderRole: side, text }, tx);
-      const view = rideMessageToJson(row);
-      const recipient = side === 'passenger' ? ride!.driver_id : ride!.passenger_id;
-      event = { ride_id: ride!.id, sender_role: side, recipient_id: recipient, message: view };
-      return view;
-    });
-    if (event) this.events.publish('ride.message_sent', event);
+    const { locked, acted } = await this.transitions.actOnRide<RideMessageViewRow>(
+      rideId,
+      user,
+      'share',
+      RIDE_CHAT_RULES.send,
+      insertMessageWhere({ id: randomUUID(), senderId: user.id, text }),
+    );
+    const role = chatSideOf('send', locked, user);
+    if (!acted || !locked) throw new Error('the chat statement refused what its rules allow');
+    const message = rideMessageToJson(acted);
+    const recipient = role === 'passenger' ? locked.driver_id : locked.passenger_id;
+    this.events.publish('ride.message_sent', { ride_id: locked.id, sender_role: role, recipient_id: recipient, message });
     return message;
   }
 

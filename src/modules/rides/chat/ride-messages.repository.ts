@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { rowsOf } from '../../../common/database/sql-results';
 import { RIDE_MESSAGE_VIEW_COLUMNS, RIDE_MESSAGE_VIEW_FROM, RIDE_MESSAGE_VIEW_ORDER, RideMessageViewRow, SenderRole } from './ride-message-view';
 
 export interface NewRideMessage {
@@ -12,21 +11,21 @@ export interface NewRideMessage {
   text: string;
 }
 
-/** The ride_messages table: writes inside the caller's transaction (which holds the ride's lock), reads by ride. */
+/**
+ * The insert of a message as the `act` of RideTransitionsService.actOnRide: from the locked ride
+ * `l`, as its sender's party, only where the chat rules allow; returns the message's view columns.
+ */
+export function insertMessageWhere(message: Omit<NewRideMessage, 'rideId' | 'senderRole'>) {
+  return (allowed: string, param: (value: unknown) => string): string =>
+    `INSERT INTO ride_messages AS m (id, ride_id, sender_id, sender_role, text)
+     SELECT ${param(message.id)}::uuid, l.id, ${param(message.senderId)}::int, l.party, ${param(message.text)}::text FROM l WHERE ${allowed}
+     RETURNING ${RIDE_MESSAGE_VIEW_COLUMNS}`;
+}
+
+/** The ride_messages table: reads by ride (the insert is insertMessageWhere, under the ride's lock). */
 @Injectable()
 export class RideMessagesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  async insert(message: NewRideMessage, manager: EntityManager): Promise<RideMessageViewRow> {
-    const rows = rowsOf<RideMessageViewRow>(
-      await manager.query(
-        `INSERT INTO ride_messages AS m (id, ride_id, sender_id, sender_role, text)
-         VALUES ($1, $2, $3, $4, $5) RETURNING ${RIDE_MESSAGE_VIEW_COLUMNS}`,
-        [message.id, message.rideId, message.senderId, message.senderRole, message.text],
-      ),
-    );
-    return rows[0]!;
-  }
 
   /** One page of the ride's messages, oldest first, and how many it has in all. */
   async listForRide(rideId: string, offset: number, limit: number, manager?: EntityManager): Promise<{ rows: RideMessageViewRow[]; total: number }> {

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { RIDE_VIEW_COLUMNS, RIDE_VIEW_JOINS, RideViewRow } from '../read-models/ride-view';
 import { LIVE_STATUSES, RideStatus, sqlStatusList } from '../ride-status';
-import { RideCommandType, ruleOf, sqlPartyAllowing } from './ride-transitions';
+import { RideCommandType, RidePartyRule, ruleOf, sqlPartyAllowing, sqlRuleAllowing } from './ride-transitions';
 import { LockedRide, lockedColumns, lockedOf, NewRide, RideColumns } from './ride-writes.repository';
 
 /** Columns a step writes beside the status: RideColumns' values, or the acting party's role (cancelled_by). */
@@ -20,6 +20,12 @@ export interface StepOutcome {
 }
 
 const LOCKED_PREFIX = 'locked_';
+
+/** The ride $1 locked, with the party user $2 is to it (partyOf's rule: its passenger first, then its driver). */
+function lockedRow(lock: 'share' | 'update'): string {
+  return `SELECT r.*, CASE WHEN r.passenger_id = $2 THEN 'passenger' WHEN r.driver_id = $2 THEN 'driver' ELSE 'other' END AS party
+    FROM rides r WHERE r.id = $1 FOR ${lock === 'share' ? 'SHARE' : 'UPDATE'}`;
+}
 
 /** What inserting a ride found: the passenger's live ride that refused it, or the ride as the API shows it. */
 export interface InsertOutcome {
@@ -96,6 +102,32 @@ export class RideStepsRepository {
     return { live: row.live as boolean, view: row.inserted ? (row as unknown as RideViewRow) : undefined };
   }
 
+  /**
+   * An act on a ride that changes no ride (a chat message), in one statement: the ride locked
+   * (`lock`) as `l` with the actor's `party`, and the caller's CTE `act`, which must write only
+   * where `allowed` (the rule's SQL over `l`) holds; `param` adds a parameter. The caller judges the
+   * locked ride by the same rule; `acted` is act's row when it wrote.
+   */
+  async actOnLocked<T>(
+    rideId: string,
+    actorId: number,
+    lock: 'share' | 'update',
+    rule: Pick<RidePartyRule<string>, 'from'>,
+    act: (allowed: string, param: (value: unknown) => string) => string,
+    manager?: EntityManager,
+  ): Promise<{ locked?: LockedRide; acted?: T }> {
+    const params: unknown[] = [rideId, actorId];
+    const cte = act(sqlRuleAllowing(rule, 'l'), (value) => `$${params.push(value)}`);
+    const rows: Array<Record<string, unknown>> = await (manager ?? this.dataSource.manager).query(
+      `WITH l AS (${lockedRow(lock)}), act AS (${cte})
+       SELECT ${lockedColumns('l', LOCKED_PREFIX)}, EXISTS (SELECT 1 FROM act) AS acted, act.* FROM l LEFT JOIN act ON true`,
+      params,
+    );
+    const row = rows[0];
+    if (!row) return {};
+    return { locked: lockedOf(row, LOCKED_PREFIX), acted: row.acted ? (row as T) : undefined };
+  }
+
   async step(type: RideCommandType, rideId: string, actorId: number, set: StepColumns, reason: string | null, manager?: EntityManager): Promise<StepOutcome> {
     const rule = ruleOf(type);
     if (!rule.to) throw new Error(`${type} changes no status`);
@@ -106,10 +138,7 @@ export class RideStepsRepository {
            WHERE ride_id IN (SELECT id FROM changed) AND status = 'pending' RETURNING driver_id)`
       : '';
     const rows: Array<Record<string, unknown>> = await (manager ?? this.dataSource.manager).query(
-      `WITH l AS (
-         SELECT r.*, CASE WHEN r.passenger_id = $2 THEN 'passenger' WHEN r.driver_id = $2 THEN 'driver' ELSE 'other' END AS party
-           FROM rides r WHERE r.id = $1 FOR UPDATE
-       ), changed AS (
+      `WITH l AS (${lockedRow('update')}), changed AS (
          UPDATE rides SET ${sets.join(', ')} FROM l WHERE rides.id = l.id AND ${sqlPartyAllowing(type, 'l')} RETURNING rides.*
        )${withdrawn}, recorded AS (
          INSERT INTO ride_events (ride_id, from_status, to_status, actor_user_id, actor_role, reason)

@@ -24,7 +24,7 @@ import {
   UserCommandType,
 } from './ride-command';
 import { RideCommandHandlers } from './ride-command-handlers';
-import { mayAct, RideCommandType, RideParty, refusalOf, ruleOf, SweepCommandType } from './ride-transitions';
+import { mayAct, RideCommandType, RideParty, RidePartyRule, refusalOf, ruleOf, SweepCommandType } from './ride-transitions';
 import { RideStepsRepository, StepOutcome } from './ride-steps.repository';
 import { LockedRide, RideColumns, RideWritesRepository } from './ride-writes.repository';
 
@@ -79,6 +79,24 @@ export class RideTransitionsService {
     });
     if (event) this.events.publish(event.name, event.payload);
     return result;
+  }
+
+  /**
+   * The locking helper for an act on a ride that changes no ride but must not race a change (a chat
+   * message may not be stored after a concurrent command ended the ride): one statement, committed
+   * by itself, that locks the ride, judges `rule` in SQL and runs `act` only where it allows (see
+   * RideStepsRepository.actOnLocked). The caller judges `locked` by the same rule, for the refusal,
+   * and publishes what `acted` wrote: it has committed.
+   */
+  async actOnRide<T>(
+    rideId: string,
+    actor: { id: number },
+    lock: 'share' | 'update',
+    rule: Pick<RidePartyRule<string>, 'from'>,
+    act: (allowed: string, param: (value: unknown) => string) => string,
+  ): Promise<{ locked?: LockedRide; acted?: T }> {
+    if (!isUuid(rideId)) return {};
+    return this.writes.runAlone((m) => this.steps.actOnLocked<T>(rideId, actor.id, lock, rule, act, m));
   }
 
   /**

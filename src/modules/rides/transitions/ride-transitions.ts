@@ -168,6 +168,15 @@ export function sqlPartyAllowing(type: RideCommandType, alias: string): string {
   return branches.length === 0 ? 'false' : `(CASE ${alias}.party ${branches.join(' ')} ELSE false END)`;
 }
 
+/** The status part of a party rule (chat/ states its acts so) as SQL over `${alias}.party` and `${alias}.status`. */
+export function sqlRuleAllowing(rule: Pick<RidePartyRule<string>, 'from'>, alias: string): string {
+  const branches = Object.entries(rule.from).map(([party, from]) => {
+    const statuses = (from ?? []).filter((s): s is RideStatus => s !== null);
+    return `WHEN '${party}' THEN ${statuses.length === 0 ? 'false' : `${alias}.status IN ${sqlStatusList(statuses)}`}`;
+  });
+  return branches.length === 0 ? 'false' : `(CASE ${alias}.party ${branches.join(' ')} ELSE false END)`;
+}
+
 type FromStatus<K extends RideCommandType> = { [P in keyof RideTransitions[K]['from']]: RideTransitions[K]['from'][P] extends readonly (infer S)[] ? S : never }[keyof RideTransitions[K]['from']];
 /** Commands that create the ride (allowed from `null`). */
 export type CreateCommandType = { [K in RideCommandType]: null extends FromStatus<K> ? K : never }[RideCommandType];
