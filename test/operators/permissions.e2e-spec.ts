@@ -58,6 +58,10 @@ describe('operator permissions: one table, enforced on every admin route', () =>
         'GET /admin/operators read',
         'POST /admin/operators operators.manage',
         'DELETE /admin/operators/:id operators.manage',
+        'GET /admin/users read',
+        'GET /admin/users/:id read',
+        'POST /admin/users/:id/block users.block',
+        'POST /admin/users/:id/unblock users.block',
       ]),
     );
     for (const route of adminRoutes) expect([route.name, route.action]).toEqual([route.name, expect.any(String)]);
