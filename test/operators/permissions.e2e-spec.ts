@@ -58,6 +58,9 @@ describe('operator permissions: one table, enforced on every admin route', () =>
         'GET /admin/operators read',
         'POST /admin/operators operators.manage',
         'DELETE /admin/operators/:id operators.manage',
+        'GET /admin/rides read',
+        'GET /admin/rides/:ride_id read',
+        'POST /admin/rides/:ride_id/cancel rides.cancel',
       ]),
     );
     for (const route of adminRoutes) expect([route.name, route.action]).toEqual([route.name, expect.any(String)]);
