@@ -186,6 +186,12 @@ describe('OpenAPI examples', () => {
       },
       AdminOperatorsController_add: (body, m, p) => call(m, p, fresh(body), admin.accessToken),
       AdminRidesController_cancel: async (body, m, p) => call(m, p.replace('{ride_id}', (await acceptedRide(t)).rideId), body, admin.accessToken),
+      AdminPromoCodesController_create: (body, m, p) => call(m, p, { ...body, code: `EX-${freshPhone().slice(-9)}` }, admin.accessToken),
+      AdminPromoCodesController_update: async (body, m, p) => {
+        const code = `EX-${freshPhone().slice(-9)}`;
+        await call('post', '/api/v1/admin/promo-codes', { code, discount_type: 'fixed', discount_value: 1, reason: 'An example to change' }, admin.accessToken);
+        return call(m, p.replace('{code}', code), body, admin.accessToken);
+      },
       AdminOperatorsController_remove: async (body, m, p) => call(m, p.replace('{id}', String((await createOperator(t, 'support')).id)), body, admin.accessToken),
       // A completed ride per body: each side rates a ride once.
       RideRatingsController_rate: async (body, m, p) => {
