@@ -13,7 +13,7 @@ export const RIDE_VIEW_FROM = `
   FROM rides r${RIDE_VIEW_JOINS}`;
 
 export const PAYMENT_METHODS = ['cash', 'wallet'] as const;
-export const CANCELLED_BY = ['passenger', 'driver'] as const;
+export const CANCELLED_BY = ['passenger', 'driver', 'operator'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export type CancelledBy = (typeof CANCELLED_BY)[number];
 

@@ -21,9 +21,16 @@ export interface StepOutcome {
 
 const LOCKED_PREFIX = 'locked_';
 
-/** The ride $1 locked, with the party user $2 is to it (partyOf's rule: its passenger first, then its driver). */
-function lockedRow(lock: 'share' | 'update'): string {
-  return `SELECT r.*, CASE WHEN r.passenger_id = $2 THEN 'passenger' WHEN r.driver_id = $2 THEN 'driver' ELSE 'other' END AS party
+/** Who acts, as the statements judge it: a user, or an operator acting for the service (whatever their relation to the ride). */
+export interface StepActor {
+  id: number;
+  operator?: true;
+}
+
+/** The ride $1 locked, with the party user $2 is to it (partyOf's rule: an operator, else its passenger, then its driver). */
+function lockedRow(lock: 'share' | 'update', actor: StepActor): string {
+  return `SELECT r.*, CASE WHEN ${actor.operator ? 'true' : 'false'} THEN 'operator' WHEN r.passenger_id = $2 THEN 'passenger'
+      WHEN r.driver_id = $2 THEN 'driver' ELSE 'other' END AS party
     FROM rides r WHERE r.id = $1 FOR ${lock === 'share' ? 'SHARE' : 'UPDATE'}`;
 }
 
@@ -110,16 +117,16 @@ export class RideStepsRepository {
    */
   async actOnLocked<T>(
     rideId: string,
-    actorId: number,
+    actor: StepActor,
     lock: 'share' | 'update',
     rule: Pick<RidePartyRule<string>, 'from'>,
     act: (allowed: string, param: (value: unknown) => string) => string,
     manager?: EntityManager,
   ): Promise<{ locked?: LockedRide; acted?: T }> {
-    const params: unknown[] = [rideId, actorId];
+    const params: unknown[] = [rideId, actor.id];
     const cte = act(sqlRuleAllowing(rule, 'l'), (value) => `$${params.push(value)}`);
     const rows: Array<Record<string, unknown>> = await (manager ?? this.dataSource.manager).query(
-      `WITH l AS (${lockedRow(lock)}), act AS (${cte})
+      `WITH l AS (${lockedRow(lock, actor)}), act AS (${cte})
        SELECT ${lockedColumns('l', LOCKED_PREFIX)}, EXISTS (SELECT 1 FROM act) AS acted, act.* FROM l LEFT JOIN act ON true`,
       params,
     );
@@ -128,17 +135,17 @@ export class RideStepsRepository {
     return { locked: lockedOf(row, LOCKED_PREFIX), acted: row.acted ? (row as T) : undefined };
   }
 
-  async step(type: RideCommandType, rideId: string, actorId: number, set: StepColumns, reason: string | null, manager?: EntityManager): Promise<StepOutcome> {
+  async step(type: RideCommandType, rideId: string, actor: StepActor, set: StepColumns, reason: string | null, manager?: EntityManager): Promise<StepOutcome> {
     const rule = ruleOf(type);
     if (!rule.to) throw new Error(`${type} changes no status`);
-    const params: unknown[] = [rideId, actorId, rule.to, reason];
+    const params: unknown[] = [rideId, actor.id, rule.to, reason];
     const sets = ['status = $3', 'updated_at = now()', ...(rule.stamp ? [`${rule.stamp} = now()`] : []), ...assignments(set, params)];
     const withdrawn = rule.withdrawsBids
       ? `, withdrawn AS (UPDATE bids SET status = 'withdrawn', updated_at = now()
            WHERE ride_id IN (SELECT id FROM changed) AND status = 'pending' RETURNING driver_id)`
       : '';
     const rows: Array<Record<string, unknown>> = await (manager ?? this.dataSource.manager).query(
-      `WITH l AS (${lockedRow('update')}), changed AS (
+      `WITH l AS (${lockedRow('update', actor)}), changed AS (
          UPDATE rides SET ${sets.join(', ')} FROM l WHERE rides.id = l.id AND ${sqlPartyAllowing(type, 'l')} RETURNING rides.*
        )${withdrawn}, recorded AS (
          INSERT INTO ride_events (ride_id, from_status, to_status, actor_user_id, actor_role, reason)

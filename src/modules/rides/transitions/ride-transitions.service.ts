@@ -96,7 +96,7 @@ export class RideTransitionsService {
     act: (allowed: string, param: (value: unknown) => string) => string,
   ): Promise<{ locked?: LockedRide; acted?: T }> {
     if (!isUuid(rideId)) return {};
-    return this.writes.runAlone((m) => this.steps.actOnLocked<T>(rideId, actor.id, lock, rule, act, m));
+    return this.writes.runAlone((m) => this.steps.actOnLocked<T>(rideId, actor, lock, rule, act, m));
   }
 
   /**
@@ -143,7 +143,7 @@ export class RideTransitionsService {
     if (actor === 'system') throw new RideError('RIDE_NOT_FOUND');
     const set = handler.columns?.(command) ?? {};
     const reason = handler.reason?.(command) ?? null;
-    const step = (tx: RideTx): Promise<StepOutcome> => this.steps.step(type, rideId, actor.id, set, reason, tx);
+    const step = (tx: RideTx): Promise<StepOutcome> => this.steps.step(type, rideId, actor, set, reason, tx);
     let event: PendingEvent | undefined;
     const judged = (done: StepOutcome): RideView => {
       const ride = done.locked;
@@ -266,9 +266,10 @@ function targetOf(command: RideCommand): RideStatus | undefined {
   return command.type === 'no_step' ? command.to : undefined;
 }
 
-/** The actor's relation to the ride: its passenger, its driver, the platform, or anyone else. */
+/** The actor's relation to the ride: its passenger, its driver, the platform, an operator, or anyone else. */
 export function partyOf(ride: Pick<LockedRide, 'passenger_id' | 'driver_id'>, actor: RideActor): RideParty {
   if (actor === 'system') return 'system';
+  if (actor.operator) return 'operator';
   if (ride.passenger_id === actor.id) return 'passenger';
   if (ride.driver_id === actor.id) return 'driver';
   return 'other';

@@ -58,12 +58,12 @@ export class CompleteRideHandler implements RideCommandHandler<'complete'> {
   }
 }
 
-/** `cancel`: who cancelled (the table lets only the passenger and the assigned driver) and why (one statement). */
+/** `cancel`: who cancelled (the table lets the passenger, the assigned driver and operators) and why (one statement). */
 export const CANCEL_HANDLER: RideStepHandler<'cancel'> = {
   columns: (command) => ({ cancelled_by: 'party', cancel_reason: command.reason }),
   reason: (command) => command.reason,
   event({ party, ride, view, withdrawnBidders }) {
-    const by: CancelledBy = party === 'driver' ? 'driver' : 'passenger';
+    const by: CancelledBy = party === 'driver' || party === 'operator' ? party : 'passenger';
     const { id, passenger_id, driver_id } = ride;
     return { name: 'ride.cancelled', payload: { ride_id: id, passenger_id, driver_id, bidder_driver_ids: withdrawnBidders, cancelled_by: by, ride: view } };
   },
