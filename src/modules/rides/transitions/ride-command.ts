@@ -116,18 +116,28 @@ export interface StepDone<K extends RideCommandType> {
   readonly ride: LockedRide;
   readonly view: RideView;
   readonly withdrawnBidders: number[];
+  /** Whether the handler's `also` statement part wrote its row. */
+  readonly also: boolean;
 }
 
 /**
- * A command that is the table's change and nothing else: the engine applies it as one statement
- * (RideStepsRepository.step: lock, judge, write, ride_events row, view), so it needs no handler
- * work inside the transaction. A command whose handler must read or write more uses `run`.
+ * A command that is the table's change (and what `also` adds to its statement): the engine applies it
+ * as one statement (RideStepsRepository.step: lock, judge, write, ride_events row, view), committed by
+ * itself unless hooks or `inTransaction` need a transaction around it. A command whose handler must
+ * read or write before the change uses `run`.
  */
 export interface RideStepHandler<K extends RideCommandType> {
   /** Columns the change writes beside the status and its stamp. */
   columns?(command: CommandOf<K>): StepColumns;
   /** The ride_events row's reason. */
   reason?(command: CommandOf<K>): string | null;
+  /** A further write of the same statement, a CTE reading `changed` (the ride as changed); `param` adds a parameter. */
+  also?(param: (value: unknown) => string): string;
+  /**
+   * Work that needs the transaction after the statement (another module's writes through its
+   * service); with it the step runs in a transaction: BEGIN, the statement, this, COMMIT. A throw rolls all back.
+   */
+  inTransaction?(tx: RideTx, done: StepDone<K>): Promise<void>;
   event(done: StepDone<K>): PendingEvent<EventOf<K>>;
 }
 

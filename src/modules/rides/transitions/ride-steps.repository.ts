@@ -17,6 +17,8 @@ export interface StepOutcome {
   view?: RideViewRow;
   /** The drivers whose pending bids the change withdrew. */
   withdrawnBidders: number[];
+  /** Whether the handler's `also` CTE wrote its row. */
+  also: boolean;
 }
 
 const LOCKED_PREFIX = 'locked_';
@@ -135,7 +137,14 @@ export class RideStepsRepository {
     return { locked: lockedOf(row, LOCKED_PREFIX), acted: row.acted ? (row as T) : undefined };
   }
 
-  async step(type: RideCommandType, rideId: string, actor: StepActor, set: StepColumns, reason: string | null, manager?: EntityManager): Promise<StepOutcome> {
+  async step(
+    type: RideCommandType,
+    rideId: string,
+    actor: StepActor,
+    change: { set: StepColumns; reason: string | null; also?: (param: (value: unknown) => string) => string },
+    manager?: EntityManager,
+  ): Promise<StepOutcome> {
+    const { set, reason } = change;
     const rule = ruleOf(type);
     if (!rule.to) throw new Error(`${type} changes no status`);
     const params: unknown[] = [rideId, actor.id, rule.to, reason];
@@ -144,24 +153,26 @@ export class RideStepsRepository {
       ? `, withdrawn AS (UPDATE bids SET status = 'withdrawn', updated_at = now()
            WHERE ride_id IN (SELECT id FROM changed) AND status = 'pending' RETURNING driver_id)`
       : '';
+    const also = change.also ? `, also AS (${change.also((value) => `$${params.push(value)}`)})` : '';
     const rows: Array<Record<string, unknown>> = await (manager ?? this.dataSource.manager).query(
       `WITH l AS (${lockedRow('update', actor)}), changed AS (
          UPDATE rides SET ${sets.join(', ')} FROM l WHERE rides.id = l.id AND ${sqlPartyAllowing(type, 'l')} RETURNING rides.*
        )${withdrawn}, recorded AS (
          INSERT INTO ride_events (ride_id, from_status, to_status, actor_user_id, actor_role, reason)
          SELECT c.id, l.status, c.status, $2::int, l.party, $4 FROM changed c JOIN l ON l.id = c.id
-       )
+       )${also}
        SELECT ${lockedColumns('l', LOCKED_PREFIX)}, ${rule.withdrawsBids ? 'ARRAY(SELECT driver_id FROM withdrawn)' : "'{}'::int[]"} AS withdrawn_bidders,
-              r.id IS NOT NULL AS changed, ${RIDE_VIEW_COLUMNS}
+              r.id IS NOT NULL AS changed, ${also ? 'EXISTS (SELECT 1 FROM also)' : 'false'} AS also_done, ${RIDE_VIEW_COLUMNS}
          FROM l LEFT JOIN changed r ON r.id = l.id ${RIDE_VIEW_JOINS}`,
       params,
     );
     const row = rows[0];
-    if (!row) return { withdrawnBidders: [] };
+    if (!row) return { withdrawnBidders: [], also: false };
     return {
       locked: lockedOf(row, LOCKED_PREFIX),
       view: row.changed ? (row as unknown as RideViewRow) : undefined,
       withdrawnBidders: row.withdrawn_bidders as number[],
+      also: row.also_done as boolean,
     };
   }
 }

@@ -75,7 +75,7 @@ function setup(options: { ride?: LockedRide; step?: Partial<StepOutcome>; attemp
     }),
   };
   const steps = {
-    step: jest.fn(async (type: string, _id: string, _actor: unknown, _set: unknown, _reason: unknown, manager: unknown) => {
+    step: jest.fn(async (type: string, _id: string, _actor: unknown, _change: unknown, manager: unknown) => {
       log.push(`step ${type} in ${String(manager)}`);
       return { locked: ride, view: ride && { id: RIDE, status: 'driver_arrived' }, withdrawnBidders: [], ...options.step } as StepOutcome;
     }),
@@ -103,7 +103,8 @@ function setup(options: { ride?: LockedRide; step?: Partial<StepOutcome>; attemp
   const expire = { event: jest.fn((r: LockedRide) => ({ name: 'ride.expired', payload: { ride_id: r.id } })) };
   const dispatch = { columns: () => ({ expires_in_minutes: 5 }), event: jest.fn((r: LockedRide) => ({ name: 'ride.dispatched', payload: { ride_id: r.id } })) };
   const bid = { run: jest.fn(async () => ({ result: {} })) };
-  const table: Record<string, unknown> = { accept, arrive, bid, book, schedule: { ...book, transactional: true }, no_step: { run: jest.fn() } };
+  const complete = { event: () => ({ name: 'ride.status_changed', payload: {} }), inTransaction: jest.fn(async () => void log.push('in transaction')) };
+  const table: Record<string, unknown> = { accept, arrive, bid, complete, book, schedule: { ...book, transactional: true }, no_step: { run: jest.fn() } };
   const handlers = { of: (type: string) => table[type], sweep: (type: string) => (type === 'expire' ? expire : dispatch) };
   const events = { publish: jest.fn((name: string) => log.push(`publish ${name}`)) };
   const engine = new RideTransitionsService(
@@ -205,6 +206,12 @@ describe('RideTransitionsService.apply: a step is one statement', () => {
     const after = jest.fn(async () => void t.log.push('after'));
     await t.engine.apply(RIDE, { type: 'arrive' }, DRIVER, { before, after });
     expect(t.log).toEqual(['begin', 'before', 'step arrive in tx', 'after', 'commit', 'publish ride.status_changed']);
+  });
+
+  it("a handler's work that needs the transaction runs after the statement, inside it", async () => {
+    const t = setup({ ride: locked({ status: 'started' }) });
+    await t.engine.apply(RIDE, { type: 'complete' }, DRIVER);
+    expect(t.log).toEqual(['begin', 'step complete in tx', 'in transaction', 'commit', 'publish ride.status_changed']);
   });
 
   it("before's replay is the answer: the step is not applied", async () => {

@@ -13,6 +13,7 @@ import {
   RideCommandHandler,
   RideCreateHandler,
   RideStepHandler,
+  StepDone,
   CreateContext,
   PendingEvent,
   ResultOf,
@@ -141,10 +142,10 @@ export class RideTransitionsService {
     hooks: TransitionHooks,
   ): Promise<RideView> {
     if (actor === 'system') throw new RideError('RIDE_NOT_FOUND');
-    const set = handler.columns?.(command) ?? {};
-    const reason = handler.reason?.(command) ?? null;
-    const step = (tx: RideTx): Promise<StepOutcome> => this.steps.step(type, rideId, actor, set, reason, tx);
+    const change = { set: handler.columns?.(command) ?? {}, reason: handler.reason?.(command) ?? null, also: handler.also?.bind(handler) };
+    const step = (tx: RideTx): Promise<StepOutcome> => this.steps.step(type, rideId, actor, change, tx);
     let event: PendingEvent | undefined;
+    let stepDone: StepDone<K> | undefined;
     const judged = (done: StepOutcome): RideView => {
       const ride = done.locked;
       const party = ride ? partyOf(ride, actor) : undefined;
@@ -152,16 +153,18 @@ export class RideTransitionsService {
       refuse(type, command, ride, party);
       if (!done.view) throw new Error(`the ${type} statement refused what the table allows`);
       const view = rideToJson(done.view);
-      event = handler.event({ command, party, ride, view, withdrawnBidders: done.withdrawnBidders }) as PendingEvent;
+      stepDone = { command, party, ride, view, withdrawnBidders: done.withdrawnBidders, also: done.also };
+      event = handler.event(stepDone) as PendingEvent;
       return view;
     };
     const result =
-      hooks.before || hooks.after
+      hooks.before || hooks.after || handler.inTransaction
         ? await this.writes.runInTransaction(async (tx) => {
             event = undefined;
             const replay = await hooks.before?.(tx);
             if (replay) return replay;
             const view = judged(await step(tx));
+            await handler.inTransaction?.(tx, stepDone!);
             await hooks.after?.(tx, view);
             return view;
           })

@@ -115,6 +115,22 @@ function isRetryableConflict(err: unknown): boolean {
   return code !== undefined && RETRYABLE_SQLSTATES.has(code);
 }
 
+/**
+ * The completion payment row of the ride a step statement just changed (`changed`), as that
+ * statement's `also` CTE: the fare, the platform's commission (percentOf's rounding, from the
+ * percentage in basis points) and the driver's earning; no row when the ride was already paid
+ * (primary key), so exactly once per ride.
+ */
+export function paymentOfChanged(commissionPercent: number) {
+  return (param: (value: unknown) => string): string => {
+    const bp = param(Math.round(commissionPercent * 100));
+    const commission = `((coalesce(c.fare_minor, 0)::bigint * ${bp}::int + 5000) / 10000)`;
+    return `INSERT INTO ride_payments (ride_id, driver_id, method, fare_minor, commission_minor, driver_earning_minor, currency)
+      SELECT c.id, c.driver_id, c.payment_method, coalesce(c.fare_minor, 0), ${commission}, coalesce(c.fare_minor, 0) - ${commission}, trim(c.currency)
+        FROM changed c ON CONFLICT (ride_id) DO NOTHING RETURNING ride_id`;
+  };
+}
+
 /** Write side of rides: inserts, row locks and transitions, always inside the caller's transaction. */
 @Injectable()
 export class RideWritesRepository {
@@ -219,21 +235,6 @@ export class RideWritesRepository {
       `INSERT INTO ride_events (ride_id, from_status, to_status, actor_user_id, actor_role, reason) VALUES ${tuples.join(', ')}`,
       params,
     );
-  }
-
-  /** Writes the completion payment row; false if the ride was already paid (primary key). */
-  async insertPayment(
-    p: { rideId: string; driverId: number; method: string; fareMinor: number; commissionMinor: number; currency: string },
-    manager: EntityManager,
-  ): Promise<boolean> {
-    const rows = rowsOf<{ ride_id: string }>(
-      await manager.query(
-        `INSERT INTO ride_payments (ride_id, driver_id, method, fare_minor, commission_minor, driver_earning_minor, currency)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (ride_id) DO NOTHING RETURNING ride_id`,
-        [p.rideId, p.driverId, p.method, p.fareMinor, p.commissionMinor, p.fareMinor - p.commissionMinor, p.currency],
-      ),
-    );
-    return rows.length > 0;
   }
 
   /** The passenger's new price of a locked ride. */

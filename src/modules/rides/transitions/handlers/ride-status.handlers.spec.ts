@@ -2,15 +2,15 @@ import type { AppConfig } from '../../../../config/app-config';
 import type { WalletsService } from '../../../wallets/wallets.service';
 import type { RideView } from '../../read-models/ride-view';
 import { RideError } from '../../rides.errors';
-import type { ChangeContext, StepDone } from '../ride-command';
-import type { LockedRide, RideWritesRepository } from '../ride-writes.repository';
+import type { StepDone } from '../ride-command';
+import type { LockedRide } from '../ride-writes.repository';
 import { CANCEL_HANDLER, CompleteRideHandler, EXPIRE_HANDLER, NO_STEP_HANDLER, stepHandler } from './ride-status.handlers';
 
 const RIDE = { id: 'r1', status: 'accepted', passenger_id: 7, driver_id: 8, payment_method: 'cash', fare_minor: 1250, currency: 'EUR ' } as LockedRide;
 const VIEW = { id: 'r1', status: 'driver_arrived', passenger: { id: 7 } } as RideView;
 
 function done<K extends 'arrive' | 'start' | 'cancel'>(overrides: Partial<StepDone<K>> = {}): StepDone<K> {
-  return { command: { type: 'arrive' }, party: 'driver', ride: RIDE, view: VIEW, withdrawnBidders: [], ...overrides } as StepDone<K>;
+  return { command: { type: 'arrive' }, party: 'driver', ride: RIDE, view: VIEW, withdrawnBidders: [], also: false, ...overrides } as StepDone<K>;
 }
 
 describe('arrive and start (one statement)', () => {
@@ -49,38 +49,40 @@ describe('cancel (one statement)', () => {
 });
 
 describe('CompleteRideHandler', () => {
-  function setup(ride: Partial<LockedRide> = {}, paid = true) {
-    const log: string[] = [];
-    const writes = { insertPayment: jest.fn(async () => (log.push('payment'), paid)) };
-    const wallets = { payRide: jest.fn(async () => void log.push('wallet')) };
-    const handler = new CompleteRideHandler(writes as unknown as RideWritesRepository, wallets as unknown as WalletsService, { platformCommissionPercent: 20 } as AppConfig);
-    const ctx = {
-      ride: { ...RIDE, status: 'started', ...ride },
-      tx: 'tx',
-      changeStatus: jest.fn(async () => (log.push('status'), true)),
-      view: async () => ({ ...VIEW, status: 'completed' }),
-    } as unknown as ChangeContext<'complete'>;
-    return { handler, ctx, writes, wallets, log };
+  function setup() {
+    const wallets = { payRide: jest.fn(async () => undefined) };
+    const handler = new CompleteRideHandler(wallets as unknown as WalletsService, { platformCommissionPercent: 20 } as AppConfig);
+    const completed = (ride: Partial<LockedRide> = {}, also = true) =>
+      ({ command: { type: 'complete' }, party: 'driver', ride: { ...RIDE, status: 'started', ...ride }, view: { ...VIEW, status: 'completed' }, withdrawnBidders: [], also }) as unknown as StepDone<'complete'>;
+    return { handler, wallets, completed };
   }
 
-  it('changes the status, then pays the ride once: fare, commission, driver earning, in the ride currency trimmed', async () => {
-    const { handler, ctx, writes, wallets, log } = setup();
-    const outcome = await handler.run(ctx);
-    expect(log).toEqual(['status', 'payment']);
-    expect(writes.insertPayment).toHaveBeenCalledWith({ rideId: 'r1', driverId: 8, method: 'cash', fareMinor: 1250, commissionMinor: 250, currency: 'EUR' }, 'tx');
+  it('writes the payment row in the step statement, with the commission in basis points', () => {
+    const params: unknown[] = [];
+    const sql = setup().handler.also((value) => `$${params.push(value)}`);
+    expect(sql).toContain('INSERT INTO ride_payments');
+    expect(sql).toContain('FROM changed c ON CONFLICT (ride_id) DO NOTHING');
+    expect(params).toEqual([2000]);
+  });
+
+  it('a cash ride needs nothing more; ride.status_changed as the other steps', async () => {
+    const { handler, wallets, completed } = setup();
+    await handler.inTransaction('tx' as never, completed());
     expect(wallets.payRide).not.toHaveBeenCalled();
-    expect(outcome.event).toMatchObject({ name: 'ride.status_changed', payload: { status: 'completed', driver_id: 8 } });
+    expect(handler.event(completed())).toMatchObject({ name: 'ride.status_changed', payload: { status: 'completed', driver_id: 8 } });
   });
 
   it('moves a wallet ride’s fare from wallet to wallet in the same transaction', async () => {
-    const { handler, ctx, wallets } = setup({ payment_method: 'wallet' });
-    await handler.run(ctx);
+    const { handler, wallets, completed } = setup();
+    await handler.inTransaction('tx' as never, completed({ payment_method: 'wallet' }));
     expect(wallets.payRide).toHaveBeenCalledWith('tx', { rideId: 'r1', passengerId: 7, driverId: 8, fareMinor: 1250, commissionMinor: 250 });
   });
 
-  it('refuses a ride already paid', async () => {
-    const { handler, ctx, wallets } = setup({}, false);
-    await expect(handler.run(ctx)).rejects.toEqual(new RideError('INVALID_STATUS_TRANSITION', 'Ride is already paid'));
+  it('refuses a ride already paid (the statement wrote no payment row), which rolls the step back', async () => {
+    const { handler, wallets, completed } = setup();
+    await expect(handler.inTransaction('tx' as never, completed({ payment_method: 'wallet' }, false))).rejects.toEqual(
+      new RideError('INVALID_STATUS_TRANSITION', 'Ride is already paid'),
+    );
     expect(wallets.payRide).not.toHaveBeenCalled();
   });
 });

@@ -4,57 +4,52 @@ import { AppConfig } from '../../../../config/app-config';
 import { WalletsService } from '../../../wallets/wallets.service';
 import type { CancelledBy } from '../../read-models/ride-view';
 import { RideError } from '../../rides.errors';
-import type { ChangeContext, CommandOutcome, PendingEvent, RideCommandHandler, RideStepHandler, RideSweepHandler } from '../ride-command';
+import type { PendingEvent, RideCommandHandler, RideStepHandler, RideSweepHandler, RideTx, StepDone } from '../ride-command';
 import type { EventOf } from '../ride-transitions';
-import { RideWritesRepository } from '../ride-writes.repository';
+import { paymentOfChanged } from '../ride-writes.repository';
 
 type StatusStep = 'arrive' | 'start' | 'complete';
 
 /** ride.status_changed for the ride as it now is. */
-async function statusChanged<K extends StatusStep>(ctx: ChangeContext<K>): Promise<CommandOutcome<K>> {
-  const ride = await ctx.view();
-  const payload = { ride_id: ride.id, passenger_id: ride.passenger?.id ?? null, driver_id: ctx.ride.driver_id, status: ride.status, ride };
-  return { result: ride, event: { name: 'ride.status_changed', payload } } as CommandOutcome<K>;
+function statusChanged<K extends StatusStep>({ ride, view }: StepDone<K>): PendingEvent<'ride.status_changed'> {
+  const payload = { ride_id: view.id, passenger_id: view.passenger?.id ?? null, driver_id: ride.driver_id, status: view.status, ride: view };
+  return { name: 'ride.status_changed', payload };
 }
 
 /** `arrive` and `start`: the status change and nothing else (one statement). */
 export function stepHandler<K extends 'arrive' | 'start'>(): RideStepHandler<K> {
   return {
-    event({ ride, view }) {
-      const payload = { ride_id: view.id, passenger_id: view.passenger?.id ?? null, driver_id: ride.driver_id, status: view.status, ride: view };
-      return { name: 'ride.status_changed', payload } as PendingEvent<EventOf<K>>;
-    },
+    event: (done) => statusChanged(done) as PendingEvent<EventOf<K>>,
   };
 }
 
-/** `complete`: the ride is paid in the same transaction. */
+/**
+ * `complete`: the ride is paid in the same transaction, exactly once: the payment row is part of
+ * the step's statement (ride_payments' primary key refuses a second), a wallet ride's fare then
+ * moves wallet to wallet through the wallets module.
+ */
 @Injectable()
-export class CompleteRideHandler implements RideCommandHandler<'complete'> {
+export class CompleteRideHandler implements RideStepHandler<'complete'> {
   constructor(
-    private readonly writes: RideWritesRepository,
     private readonly wallets: WalletsService,
     private readonly config: AppConfig,
   ) {}
 
-  async run(ctx: ChangeContext<'complete'>): Promise<CommandOutcome<'complete'>> {
-    await ctx.changeStatus();
-    await this.pay(ctx);
-    return statusChanged(ctx);
+  also(param: (value: unknown) => string): string {
+    return paymentOfChanged(this.config.platformCommissionPercent)(param);
   }
 
-  /** Exactly once per ride: the ride row is locked and ride_payments' primary key refuses a second row. */
-  private async pay({ ride, tx }: ChangeContext<'complete'>): Promise<void> {
+  async inTransaction(tx: RideTx, { ride, also }: StepDone<'complete'>): Promise<void> {
+    if (!also) throw new RideError('INVALID_STATUS_TRANSITION', 'Ride is already paid');
     const fareMinor = ride.fare_minor ?? 0;
-    const commissionMinor = percentOf(fareMinor, this.config.platformCommissionPercent);
-    const driverId = ride.driver_id!;
-    const inserted = await this.writes.insertPayment(
-      { rideId: ride.id, driverId, method: ride.payment_method, fareMinor, commissionMinor, currency: ride.currency.trim() },
-      tx,
-    );
-    if (!inserted) throw new RideError('INVALID_STATUS_TRANSITION', 'Ride is already paid');
     if (ride.payment_method === 'wallet' && ride.passenger_id !== null && fareMinor > 0) {
-      await this.wallets.payRide(tx, { rideId: ride.id, passengerId: ride.passenger_id, driverId, fareMinor, commissionMinor });
+      const commissionMinor = percentOf(fareMinor, this.config.platformCommissionPercent);
+      await this.wallets.payRide(tx, { rideId: ride.id, passengerId: ride.passenger_id, driverId: ride.driver_id!, fareMinor, commissionMinor });
     }
+  }
+
+  event(done: StepDone<'complete'>): PendingEvent<'ride.status_changed'> {
+    return statusChanged(done);
   }
 }
 
