@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { queryPrepared } from '../../../common/database/prepared-query';
 import { RIDE_VIEW_COLUMNS, RIDE_VIEW_JOINS, RideViewRow } from '../read-models/ride-view';
 import { LIVE_STATUSES, RideStatus, sqlStatusList } from '../ride-status';
 import { RideCommandType, RidePartyRule, ruleOf, sqlPartyAllowing, sqlRuleAllowing } from './ride-transitions';
@@ -77,7 +78,8 @@ function assignments(set: StepColumns, params: unknown[]): string[] {
  * locked FOR UPDATE, the acting party judged by the table's status and time rules, and only if they
  * allow it the status with its stamp and `set`, the withdrawn bids (rules with withdrawsBids), the
  * ride_events row and the ride's view read back. Outside a transaction it is one round trip and
- * commits by itself; in one (hooks), it takes its part like any statement.
+ * commits by itself; in one (hooks), it takes its part like any statement. Each statement is a
+ * named prepared statement (queryPrepared): planned once per connection, not per call.
  */
 @Injectable()
 export class RideStepsRepository {
@@ -91,7 +93,7 @@ export class RideStepsRepository {
    */
   async insert(ride: NewRide, status: RideStatus, unlessLive: boolean, manager?: EntityManager): Promise<InsertOutcome> {
     const columns = RIDE_RECORD_COLUMNS.join(', ');
-    const rows: Array<Record<string, unknown>> = await (manager ?? this.dataSource.manager).query(
+    const rows: Array<Record<string, unknown>> = await queryPrepared<Record<string, unknown>>(manager ?? this.dataSource.manager, 
       `WITH live AS (
          SELECT $4::boolean AND EXISTS (SELECT 1 FROM rides WHERE passenger_id = $3 AND status IN ${sqlStatusList(LIVE_STATUSES)}) AS live
        ), inserted AS (
@@ -127,7 +129,7 @@ export class RideStepsRepository {
   ): Promise<{ locked?: LockedRide; acted?: T }> {
     const params: unknown[] = [rideId, actor.id];
     const cte = act(sqlRuleAllowing(rule, 'l'), (value) => `$${params.push(value)}`);
-    const rows: Array<Record<string, unknown>> = await (manager ?? this.dataSource.manager).query(
+    const rows: Array<Record<string, unknown>> = await queryPrepared<Record<string, unknown>>(manager ?? this.dataSource.manager, 
       `WITH l AS (${lockedRow(lock, actor)}), act AS (${cte})
        SELECT ${lockedColumns('l', LOCKED_PREFIX)}, EXISTS (SELECT 1 FROM act) AS acted, act.* FROM l LEFT JOIN act ON true`,
       params,
@@ -154,7 +156,7 @@ export class RideStepsRepository {
            WHERE ride_id IN (SELECT id FROM changed) AND status = 'pending' RETURNING driver_id)`
       : '';
     const also = change.also ? `, also AS (${change.also((value) => `$${params.push(value)}`)})` : '';
-    const rows: Array<Record<string, unknown>> = await (manager ?? this.dataSource.manager).query(
+    const rows: Array<Record<string, unknown>> = await queryPrepared<Record<string, unknown>>(manager ?? this.dataSource.manager, 
       `WITH l AS (${lockedRow('update', actor)}), changed AS (
          UPDATE rides SET ${sets.join(', ')} FROM l WHERE rides.id = l.id AND ${sqlPartyAllowing(type, 'l')} RETURNING rides.*
        )${withdrawn}, recorded AS (
