@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { MaybeAsync } from '../../common/async/maybe-async';
 import { AppConfig } from '../../config/app-config';
+import type { AuditedBy } from '../audit/audit.service';
 import { VehicleCategoriesService } from './vehicle-categories.service';
 import type { EstimateRideDto } from './dto/estimate-ride.dto';
 import type { RideRequestFieldsDto } from './dto/ride-request-fields.dto';
@@ -62,8 +63,8 @@ export class PricingService {
     return this.promos.redeem(promoId, manager);
   }
 
-  /** Operator CLI `promo:create`. */
-  createPromoCode(input: CreatePromoCodeInput): Promise<PromoCodeRow> {
-    return this.promos.createPromoCode(input);
+  /** Operator CLI `promo:create` (audited with `actorId: null`). */
+  createPromoCode(input: CreatePromoCodeInput, by: AuditedBy): Promise<PromoCodeRow> {
+    return this.promos.createPromoCode(input, by);
   }
 }
