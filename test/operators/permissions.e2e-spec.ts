@@ -62,6 +62,13 @@ describe('operator permissions: one table, enforced on every admin route', () =>
         'GET /admin/users/:id read',
         'POST /admin/users/:id/block users.block',
         'POST /admin/users/:id/unblock users.block',
+        'GET /admin/drivers read',
+        'GET /admin/drivers/:id/documents read',
+        'GET /admin/documents/:id/file read',
+        'POST /admin/drivers/:id/approve drivers.manage',
+        'POST /admin/drivers/:id/reject drivers.manage',
+        'POST /admin/drivers/:id/suspend drivers.manage',
+        'POST /admin/drivers/:id/reinstate drivers.manage',
       ]),
     );
     for (const route of adminRoutes) expect([route.name, route.action]).toEqual([route.name, expect.any(String)]);
