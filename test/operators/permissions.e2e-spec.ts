@@ -69,6 +69,12 @@ describe('operator permissions: one table, enforced on every admin route', () =>
         'POST /admin/drivers/:id/reject drivers.manage',
         'POST /admin/drivers/:id/suspend drivers.manage',
         'POST /admin/drivers/:id/reinstate drivers.manage',
+        'GET /admin/rides read',
+        'GET /admin/rides/:ride_id read',
+        'POST /admin/rides/:ride_id/cancel rides.cancel',
+        'GET /admin/promo-codes read',
+        'POST /admin/promo-codes promo_codes.write',
+        'PATCH /admin/promo-codes/:code promo_codes.write',
       ]),
     );
     for (const route of adminRoutes) expect([route.name, route.action]).toEqual([route.name, expect.any(String)]);
