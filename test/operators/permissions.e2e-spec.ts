@@ -69,6 +69,7 @@ describe('operator permissions: one table, enforced on every admin route', () =>
         'POST /admin/drivers/:id/reject drivers.manage',
         'POST /admin/drivers/:id/suspend drivers.manage',
         'POST /admin/drivers/:id/reinstate drivers.manage',
+        'POST /admin/wallets/:user_id/adjust wallets.adjust',
         'GET /admin/rides read',
         'GET /admin/rides/:ride_id read',
         'POST /admin/rides/:ride_id/cancel rides.cancel',
