@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, StreamableFile } from '@nestjs/common';
-import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CurrentUser } from '../../common/auth/auth.decorators';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import { OperatorAction } from '../../common/auth/operator-action.decorator';
@@ -46,8 +46,10 @@ export class AdminDriversController {
   @OperatorAction('read')
   @Header('cache-control', 'no-store')
   @ApiOperation({ summary: "A document's bytes", description: 'Served to operators only, with its type found from the bytes, never cached.' })
-  @ApiProduces('image/jpeg', 'image/png', 'application/pdf')
-  @ApiOkResponse({ description: 'The file', schema: { type: 'string', format: 'binary' } })
+  @ApiOkResponse({
+    description: 'The file',
+    content: Object.fromEntries(['image/jpeg', 'image/png', 'application/pdf'].map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+  })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Document not found' })
   async file(@Param('id') id: string): Promise<StreamableFile> {
     const { bytes, contentType } = await this.documents.file(id);
