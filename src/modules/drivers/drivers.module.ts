@@ -11,6 +11,8 @@ import { DriversController } from './drivers.controller';
 import { DriversRepository } from './drivers.repository';
 import { DriversService } from './drivers.service';
 import { DriverEntity } from './entities/driver.entity';
+import { AdminLiveController } from './live-view/admin-live.controller';
+import { LiveViewService } from './live-view/live-view.service';
 import { LivePositionStore } from './live-positions.store';
 import { DriverMatchingService } from './matching/driver-matching.service';
 import { MemoryLivePositionStore } from './memory-live-positions';
@@ -18,13 +20,14 @@ import { RedisLivePositionStore } from './redis-live-positions';
 
 @Module({
   imports: [TypeOrmModule.forFeature([DriverEntity]), RidesModule, PricingModule, PaymentsModule],
-  controllers: [DriversController],
+  controllers: [DriversController, AdminLiveController],
   providers: [
     DriversRepository,
     DriverMatchingService,
     DriverLocationsService,
     DriversService,
     DriverRidesService,
+    LiveViewService,
     {
       // One instance sees every heartbeat without Redis; with it, every instance shares one store.
       provide: LivePositionStore,
