@@ -39,13 +39,16 @@ function driverStatusCommand(status: 'approved' | 'rejected' | 'suspended', verb
 }
 
 function blockCommand(blocked: boolean): CliCommand {
-  const usage = `user:${blocked ? 'block' : 'unblock'} <userId>`;
+  const usage = `user:${blocked ? 'block' : 'unblock'} <userId> [--reason "..."]`;
   return {
     usage,
-    summary: blocked ? 'Block a user: login, refresh and access tokens stop working' : 'Unblock a user',
+    summary: blocked ? 'Block a user: login, refresh and access tokens stop working, live sockets close' : 'Unblock a user',
     async run(app, args) {
-      const [id] = expectPositionals(parseCommandArgs(args, {}, usage), ['userId'], usage);
-      const user = await app.get(UsersService, { strict: false }).setBlocked(userIdArg(id, usage), blocked);
+      const parsed = parseCommandArgs(args, { reason: { type: 'string' } }, usage);
+      const [id] = expectPositionals(parsed, ['userId'], usage);
+      const userId = userIdArg(id, usage);
+      const reason = reasonArg(parsed.options.reason, `${blocked ? 'Blocked' : 'Unblocked'} with the operator CLI`, usage);
+      const user = await app.get(UsersService, { strict: false }).setBlocked(userId, blocked, { actorId: null, reason });
       return `User ${user.id} is now ${user.is_blocked ? 'blocked' : 'unblocked'}`;
     },
   };

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { MaybeAsync } from '../../common/async/maybe-async';
 import type { JsonObject } from '../../common/events/domain-events';
 import { AppConfig } from '../../config/app-config';
 import type { AuditedBy } from '../audit/audit.service';
@@ -43,7 +44,7 @@ export class PricingService {
    * active category that fits. Without a promise when nothing needs I/O (the hot path: see
    * FareEstimatesService.estimate).
    */
-  estimate(dto: EstimateRideDto): JsonObject | Promise<JsonObject> {
+  estimate(dto: EstimateRideDto): MaybeAsync<JsonObject> {
     return this.estimates.estimate(dto);
   }
 
@@ -51,9 +52,8 @@ export class PricingService {
    * The fare a booking stores: the request validated against its category (400 naming the field
    * otherwise) and priced as an estimate would be at this moment (surge, promo).
    */
-  quote(dto: RideRequestFieldsDto, categoryId: number): FareEstimate | Promise<FareEstimate> {
-    const quoted = this.estimates.estimateFor(dto, categoryId);
-    return quoted instanceof Promise ? quoted.then((q) => q.estimate) : quoted.estimate;
+  async quote(dto: RideRequestFieldsDto, categoryId: number): Promise<FareEstimate> {
+    return (await this.estimates.estimateFor(dto, categoryId)).estimate;
   }
 
   /**
