@@ -50,7 +50,12 @@ describe('the operators’ live view (CONTRACT §13)', () => {
     expect(byId.get(busy.id)).toEqual({ id: busy.id, latitude: 52.51, longitude: 13.39, status: 'on_ride', ride_id: rideId, at });
     expect(byId.get(off.id)).toMatchObject({ status: 'offline' });
     expect(byId.has(away.id)).toBe(false);
-    expect(live.open_requests).toContainEqual({ id: open.id, latitude: PICKUP.latitude, longitude: PICKUP.longitude, created_at: open.created_at });
+    expect(live.open_requests).toContainEqual({
+      id: open.id,
+      latitude: PICKUP.latitude,
+      longitude: PICKUP.longitude,
+      created_at: open.created_at,
+    });
     // The accepted ride is no longer open.
     expect(live.open_requests.map((r) => r.id)).not.toContain(rideId);
 
