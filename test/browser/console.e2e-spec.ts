@@ -43,6 +43,9 @@ describe('the operator console in headless Chromium', () => {
 
   async function signIn(email: string): Promise<void> {
     await page.goto(`${t.baseUrl}/console`);
+    // The tab keeps its session across page loads: a signed-in operator signs out first.
+    await page.locator('#send-code, #sign-out').first().waitFor();
+    if (await page.locator('#sign-out').count()) await page.locator('#sign-out').click();
     await page.locator('#send-code input[name=email]').fill(email);
     await page.locator('#send-code button[type=submit]').click();
     // The app runs with the fixed development code, as every sign-in test reads it.
@@ -61,6 +64,7 @@ describe('the operator console in headless Chromium', () => {
 
   it('a wrong code is refused with the contract\'s message', async () => {
     await page.goto(`${t.baseUrl}/console`);
+    await page.locator('#send-code').waitFor();
     await page.locator('#send-code input[name=email]').fill(admin.email);
     await page.locator('#send-code button[type=submit]').click();
     await page.locator('#verify-code input[name=otp]').fill('000000');
@@ -100,6 +104,46 @@ describe('the operator console in headless Chromium', () => {
     await page.locator('#audit-filter input[name=target_id]').fill(String(added.id));
     await page.locator('#audit-filter button[type=submit]').click();
     await page.locator('#audit-list .pager', { hasText: '(1 entries)' }).waitFor();
+  }, 120_000);
+
+  it('a role without the action reads the refusal in the form; nothing is written', async () => {
+    const support = await createOperator(t, 'support');
+    await signIn(support.email);
+    await expect(page.locator('header.top .who').textContent()).resolves.toBe(`${support.email} · support`);
+    await nav('Operators');
+    const add = page.locator('form[data-action=add-operator]');
+    const hire = freshEmail();
+    await add.locator('input[name=email]').fill(hire);
+    await add.locator('input[name=reason]').fill('Hiring myself a colleague');
+    await add.locator('button[type=submit]').click();
+    await add.locator('.status.error').waitFor();
+    expect(await add.locator('.status').textContent()).toBe('Not allowed for your role [403]');
+    expect(await t.db.query(`SELECT 1 FROM users WHERE email = $1`, [hire])).toEqual([]);
+  }, 120_000);
+
+  it('a screen whose endpoint this server lacks says so instead of failing', async () => {
+    await signIn(admin.email);
+    await page.locator('header.top .who').waitFor();
+    const says = async (selector: string, text: string) => {
+      await page.locator(selector, { hasText: text }).waitFor();
+    };
+    await nav('Pending drivers');
+    await says('#drivers-list .status.error', 'The drivers list is not available on this server yet.');
+    await nav('Users');
+    await page.locator('#user-search input[name=query]').fill('ada');
+    await page.locator('#user-search button[type=submit]').click();
+    await says('#users-list .status.error', 'User search is not available on this server yet.');
+    await nav('Rides');
+    await page.locator('#ride-lookup input[name=ride_id]').fill('ABC123');
+    await page.locator('#ride-lookup button[type=submit]').click();
+    await says('#ride-detail .status.error', 'A ride id is a UUID');
+    await page.locator('#ride-lookup input[name=ride_id]').fill('6f1c1b7e-1d7a-4c57-9a55-3f8f1e2b9c10');
+    await page.locator('#ride-lookup button[type=submit]').click();
+    await says('#ride-detail .status.error', 'The ride page is not available on this server yet.');
+    await nav('Live map');
+    await says('#live-summary', 'The live view is not available on this server yet.');
+    await nav('SOS alerts');
+    await says('#sos-list .status.error', 'The SOS list is not available on this server yet.');
   }, 120_000);
 
   it('reloading keeps the session; signing out ends it', async () => {

@@ -32,7 +32,7 @@ function driverCard(driver, refresh) {
     preview,
     h('div', { class: 'actions' }, actions(driver, refresh)),
   );
-  void load(docs, `/admin/drivers/${driver.id}/documents`, 'Driver documents', (body) => documentList(items(body), preview));
+  void load(docs, `/admin/drivers/${driver.id}/documents`, 'The document list', (body) => documentList(items(body), preview));
   return card;
 }
 

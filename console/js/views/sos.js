@@ -7,7 +7,7 @@ import { h, table, when } from '../dom.js';
 export function sosView(main) {
   const list = h('div', { id: 'sos-list' });
   const refresh = () =>
-    load(list, '/admin/sos?status=open', 'SOS alerts', (body) =>
+    load(list, '/admin/sos?status=open', 'The SOS list', (body) =>
       table(
         [
           ['Raised', (a) => when(a.created_at)],
