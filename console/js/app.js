@@ -11,7 +11,7 @@ import { usersView } from './views/users.js';
 
 /** The screens, in the order of the navigation; the hash names the one shown (#drivers). */
 const VIEWS = [
-  ['drivers', 'Pending drivers', driversView],
+  ['drivers', 'Drivers', driversView],
   ['users', 'Users', usersView],
   ['rides', 'Rides', ridesView],
   ['live', 'Live map', liveView],

@@ -127,7 +127,7 @@ describe('the operator console in headless Chromium', () => {
     const says = async (selector: string, text: string) => {
       await page.locator(selector, { hasText: text }).waitFor();
     };
-    await nav('Pending drivers');
+    await nav('Drivers');
     await says('#drivers-list .status.error', 'The drivers list is not available on this server yet.');
     await nav('Users');
     await page.locator('#user-search input[name=query]').fill('ada');

@@ -27,7 +27,7 @@ function driverCard(driver, refresh) {
     'article',
     { class: 'driver card', dataset: { driverId: driver.id } },
     h('h3', {}, personName(user), h('span', { class: `badge ${driver.status}` }, driver.status ?? '')),
-    h('p', { class: 'muted' }, [user.phone, user.email, driver.vehicle_category?.name ?? driver.vehicle_category_id, `since ${when(driver.created_at ?? user.created_at)}`].filter(Boolean).join(' · ')),
+    h('p', { class: 'muted' }, [user.phone, user.email, driver.vehicle_category?.name ?? (driver.vehicle_category_id && `category ${driver.vehicle_category_id}`), `since ${when(driver.created_at ?? user.created_at)}`].filter(Boolean).join(' · ')),
     docs,
     preview,
     h('div', { class: 'actions' }, actions(driver, refresh)),

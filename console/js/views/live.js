@@ -95,7 +95,9 @@ function tileImages(template, zoom, left, top) {
 
 /** Without tiles: lines of latitude and longitude at a spacing that suits the zoom, labelled. */
 function grid(zoom, size, left, top) {
-  const step = [90, 45, 20, 10, 5, 2, 1, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005, 0.0002][Math.min(17, zoom)];
+  // The finest round step that keeps meridians 100 px apart (parallels are farther apart in Mercator).
+  const steps = [90, 45, 20, 10, 5, 2, 1, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005, 0.0002, 0.0001];
+  const step = steps.filter((d) => (d / 360) * size >= 100).pop() ?? steps[0];
   const lines = [];
   const lonAt = (x) => (x / size) * 360 - 180;
   const latAt = (y) => (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / size))) * 180) / Math.PI;
@@ -105,7 +107,7 @@ function grid(zoom, size, left, top) {
   }
   for (let lat = Math.ceil(latAt(top + HEIGHT) / step) * step; lat <= latAt(top); lat += step) {
     const y = project(lat, 0).y * size;
-    lines.push(s('line', { x1: left, y1: y, x2: left + WIDTH, y2: y }), s('text', { x: left + 3, y: y - 3 }, `${+lat.toFixed(4)}°`));
+    lines.push(s('line', { x1: left, y1: y, x2: left + WIDTH, y2: y }), y - top > 16 ? s('text', { x: left + 3, y: y - 3 }, `${+lat.toFixed(4)}°`) : null);
   }
   return s('g', { class: 'grid' }, lines);
 }
