@@ -27,7 +27,7 @@ export default tseslint.config(
     languageOptions: {
       sourceType: 'module',
       globals: Object.fromEntries(
-        ['window', 'document', 'location', 'fetch', 'sessionStorage', 'URL', 'URLSearchParams', 'FormData', 'Node', 'setInterval', 'clearInterval'].map((name) => [name, 'readonly']),
+        ['window', 'document', 'location', 'fetch', 'sessionStorage', 'URL', 'URLSearchParams', 'FormData', 'Node', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'WebSocket'].map((name) => [name, 'readonly']),
       ),
     },
     rules: { 'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }] },

@@ -146,9 +146,10 @@ describe('the operator console in headless Chromium', () => {
     await says('#sos-list .status.error', 'The SOS list is not available on this server yet.');
   }, 120_000);
 
-  it('reloading keeps the session; signing out ends it', async () => {
+  it('reloading keeps the session and the live socket (for alerts) reconnects; signing out ends it', async () => {
     await page.reload();
     await page.locator('header.top .who').waitFor();
+    await page.locator('#live-state.live').waitFor();
     await page.locator('#sign-out').click();
     await expect(page.locator('.sign-in .status').textContent()).resolves.toBe('Signed out.');
     await signIn(admin.email);
