@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { DEV_CODE, freshEmail, signUp, startAuthApp } from '../auth/auth-helpers';
 import { launchChromium, type Browser } from '../support/chromium';
-import { createOperator, type TestOperator } from '../support/factories';
+import { acceptedRide } from '../rides/ride-helpers';
+import { createOperator, createUser, type TestOperator } from '../support/factories';
 import type { TestApp } from '../support/test-app';
 
 const UI_TIMEOUT = 30_000;
@@ -121,25 +122,71 @@ describe('the operator console in headless Chromium', () => {
     expect(await t.db.query(`SELECT 1 FROM users WHERE email = $1`, [hire])).toEqual([]);
   }, 120_000);
 
-  it('a screen whose endpoint this server lacks says so instead of failing', async () => {
+  it('finds a user by e-mail, blocks and unblocks them with a reason', async () => {
+    const passenger = await createUser(t);
     await signIn(admin.email);
-    await page.locator('header.top .who').waitFor();
-    const says = async (selector: string, text: string) => {
-      await page.locator(selector, { hasText: text }).waitFor();
-    };
-    await nav('Drivers');
-    await says('#drivers-list .status.error', 'The drivers list is not available on this server yet.');
     await nav('Users');
-    await page.locator('#user-search input[name=query]').fill('ada');
+    await page.locator('#user-search input[name=query]').fill(passenger.email.toUpperCase());
     await page.locator('#user-search button[type=submit]').click();
-    await says('#users-list .status.error', 'User search is not available on this server yet.');
+    const row = page.locator('#users-list tr', { hasText: passenger.email });
+    await row.locator('button', { hasText: 'Open' }).click();
+    const card = page.locator('#user-detail');
+    await card.locator('h2', { hasText: `User ${passenger.id}:` }).waitFor();
+    expect(await card.locator('dl.fields').innerText()).toMatch(/State\s+active[\s\S]*Wallet\s+0\.00 USD/);
+
+    const block = card.locator('form[data-action=block-user]');
+    await block.locator('input[name=reason]').fill('Reported for abuse');
+    await block.locator('button[type=submit]').click();
+    // After the write the card reloads from the API: it now offers Unblock.
+    const unblock = card.locator('form[data-action=unblock-user]');
+    await unblock.waitFor();
+    expect(await card.locator('dl.fields').innerText()).toMatch(/State\s+blocked/);
+    expect((await t.db.query(`SELECT is_blocked FROM users WHERE id = $1`, [passenger.id]))[0].is_blocked).toBe(true);
+
+    await unblock.locator('input[name=reason]').fill('Appeal accepted');
+    await unblock.locator('button[type=submit]').click();
+    await card.locator('form[data-action=block-user]').waitFor();
+    expect((await t.db.query(`SELECT is_blocked FROM users WHERE id = $1`, [passenger.id]))[0].is_blocked).toBe(false);
+    const audit = await t.db.query(`SELECT action, reason, actor_id FROM audit_log WHERE target_id = $1 ORDER BY id`, [String(passenger.id)]);
+    expect(audit).toEqual([
+      { action: expect.stringMatching(/block/), reason: 'Reported for abuse', actor_id: admin.id },
+      { action: expect.stringMatching(/unblock/), reason: 'Appeal accepted', actor_id: admin.id },
+    ]);
+  }, 120_000);
+
+  it('finds a ride among the newest and by its id, and cancels it with a reason that shows in its history', async () => {
+    const { rideId, passenger } = await acceptedRide(t);
     await nav('Rides');
     await page.locator('#ride-lookup input[name=ride_id]').fill('ABC123');
     await page.locator('#ride-lookup button[type=submit]').click();
-    await says('#ride-detail .status.error', 'A ride id is a UUID');
+    await page.locator('#ride-detail .status.error', { hasText: 'A ride id is a UUID' }).waitFor();
     await page.locator('#ride-lookup input[name=ride_id]').fill('6f1c1b7e-1d7a-4c57-9a55-3f8f1e2b9c10');
     await page.locator('#ride-lookup button[type=submit]').click();
-    await says('#ride-detail .status.error', 'The ride page is not available on this server yet.');
+    await page.locator('#ride-detail .status.error', { hasText: 'Ride not found [404]' }).waitFor();
+
+    await page.locator('#rides-filter input[name=user_id]').fill(String(passenger.id));
+    await page.locator('#rides-filter button[type=submit]').click();
+    const row = page.locator('#rides-list tbody tr');
+    await row.filter({ hasText: 'accepted' }).waitFor();
+    expect(await row.count()).toBe(1);
+    await row.locator('button', { hasText: 'Open' }).click();
+    const detail = page.locator('#ride-detail');
+    await detail.locator('dl.fields dd', { hasText: rideId }).waitFor();
+
+    const cancel = detail.locator('form[data-action=cancel-ride]');
+    await cancel.locator('input[name=reason]').fill('Passenger called support');
+    await cancel.locator('button[type=submit]').click();
+    const history = detail.locator('table.events tbody tr', { hasText: 'cancelled' });
+    await history.waitFor();
+    expect((await history.locator('td').allTextContents()).slice(1)).toEqual(['cancelled', `operator ${admin.id}`, 'Passenger called support']);
+    expect(await detail.locator('form[data-action=cancel-ride]').count()).toBe(0);
+    expect((await t.db.query(`SELECT status, cancelled_by FROM rides WHERE id = $1`, [rideId]))[0]).toEqual({ status: 'cancelled', cancelled_by: 'operator' });
+  }, 120_000);
+
+  it('a screen whose endpoint this server lacks says so instead of failing', async () => {
+    const says = (selector: string, text: string) => page.locator(selector, { hasText: text }).waitFor();
+    await nav('Drivers');
+    await says('#drivers-list .status.error', 'The drivers list is not available on this server yet.');
     await nav('Live map');
     await says('#live-summary', 'The live view is not available on this server yet.');
     await nav('SOS alerts');

@@ -24,7 +24,39 @@ export function ridesView(main) {
     h('label', {}, h('span', {}, 'Ride id'), id),
     h('button', { type: 'submit' }, 'Find'),
   );
-  main.append(section('Find a ride', form), detail);
+  const recent = h('div', { id: 'rides-list' });
+  const status = h('select', { name: 'status' }, ['', 'scheduled', 'requested', 'accepted', 'driver_arrived', 'started', 'completed', 'cancelled', 'expired'].map((v) => h('option', { value: v }, v || 'any status')));
+  const person = h('input', { name: 'user_id', inputMode: 'numeric', placeholder: 'any', size: 8 });
+  const role = h('select', { name: 'as' }, h('option', { value: 'passenger_id' }, 'as passenger'), h('option', { value: 'driver_id' }, 'as driver'));
+  const list = () => {
+    const query = new URLSearchParams({ limit: '20' });
+    if (status.value) query.set('status', status.value);
+    if (person.value.trim()) query.set(role.value, person.value.trim());
+    return load(recent, `/admin/rides?${query}`, 'The rides list', (body) =>
+      table(
+        [
+          ['Booked', (r) => when(r.created_at)],
+          ['Code', (r) => r.ride_code ?? '—'],
+          ['Status', (r) => r.status],
+          ['Passenger', (r) => (r.passenger ? `${personName(r.passenger)} (#${r.passenger.id})` : '—')],
+          ['Driver', (r) => (r.driver ? `${personName(r.driver)} (#${r.driver.id})` : '—')],
+          ['', (r) => h('button', { type: 'button', class: 'quiet', onclick: () => ((id.value = r.id), open(r.id)) }, 'Open')],
+        ],
+        body.items ?? [],
+        { empty: 'No ride matches.' },
+      ),
+    );
+  };
+  const filter = h(
+    'form',
+    { class: 'inline', id: 'rides-filter', onsubmit: (event) => (event.preventDefault(), list()) },
+    h('label', {}, h('span', {}, 'Status'), status),
+    h('label', {}, h('span', {}, 'User id'), person),
+    h('label', {}, h('span', {}, 'Role'), role),
+    h('button', { type: 'submit' }, 'List'),
+  );
+  main.append(section('Find a ride', form, h('h3', {}, 'Newest rides'), filter, recent), detail);
+  void list();
   // Arriving from another screen's link to a ride (an SOS alert).
   const asked = sessionStorage.getItem('console.ride');
   sessionStorage.removeItem('console.ride');
@@ -59,8 +91,9 @@ function rideCard(ride, refresh) {
       table(
         [
           ['When', (e) => when(e.at)],
-          ['What', (e) => e.type],
-          ['By', (e) => (typeof e.actor === 'object' && e.actor ? `${e.actor.role ?? ''} ${e.actor.id ?? ''}` : String(e.actor ?? '—'))],
+          ['Became', (e) => e.type],
+          ['By', (e) => [e.actor, e.actor_id].filter((v) => v !== null && v !== undefined).join(' ') || '—'],
+          ['Why', (e) => e.reason ?? ''],
         ],
         ride.events ?? [],
         { empty: 'No events recorded.', class: 'list events' },
