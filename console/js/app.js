@@ -82,7 +82,13 @@ function render(notice) {
       'header',
       { class: 'top' },
       h('strong', {}, 'Operator console'),
-      h('nav', {}, VIEWS.map(([k, label]) => h('a', { href: `#${k}`, class: k === key ? 'current' : '', 'aria-current': k === key ? 'page' : undefined }, label))),
+      h(
+        'nav',
+        {},
+        VIEWS.map(([k, label]) =>
+          h('a', { href: `#${k}`, class: k === key ? 'current' : '', 'aria-current': k === key ? 'page' : undefined }, label),
+        ),
+      ),
       h('span', { id: 'live-state', class: liveState, title: 'Alerts (SOS, failed payments) arrive over the live socket' }, liveState),
       h('span', { class: 'who' }, `${current.email} · ${current.operator_role ?? 'operator'}`),
       h('button', { type: 'button', class: 'quiet', id: 'sign-out', onclick: () => signOut('Signed out.') }, 'Sign out'),

@@ -19,8 +19,18 @@ export function actionForm({ name, label, fields = [], send, done, danger = fals
   const result = status();
   const inputs = fields.map((field) => {
     const input = field.options
-      ? h('select', { name: field.name, required: true }, field.options.map((o) => h('option', { value: o }, o)))
-      : h('input', { name: field.name, type: field.type ?? 'text', step: field.step, required: true, placeholder: field.placeholder ?? '' });
+      ? h(
+          'select',
+          { name: field.name, required: true },
+          field.options.map((o) => h('option', { value: o }, o)),
+        )
+      : h('input', {
+          name: field.name,
+          type: field.type ?? 'text',
+          step: field.step,
+          required: true,
+          placeholder: field.placeholder ?? '',
+        });
     return h('label', {}, h('span', {}, field.label), input);
   });
   const reason = h('input', { name: 'reason', required: true, minLength: 3, maxLength: 500, placeholder: 'Why (kept in the audit trail)' });
@@ -69,5 +79,9 @@ export function section(title, ...children) {
 }
 
 export function fieldList(pairs) {
-  return h('dl', { class: 'fields' }, pairs.filter(([, v]) => v !== undefined).map(([k, v]) => [h('dt', {}, k), h('dd', {}, v === null || v === '' ? '—' : v)]));
+  return h(
+    'dl',
+    { class: 'fields' },
+    pairs.filter(([, v]) => v !== undefined).map(([k, v]) => [h('dt', {}, k), h('dd', {}, v === null || v === '' ? '—' : v)]),
+  );
 }

@@ -62,7 +62,25 @@ export function table(columns, rows, options = {}) {
   return h(
     'table',
     { class: options.class ?? 'list' },
-    h('thead', {}, h('tr', {}, columns.map(([heading]) => h('th', {}, heading)))),
-    h('tbody', {}, rows.map((row) => h('tr', { dataset: { id: row.id ?? '' } }, columns.map(([, cell]) => h('td', {}, cell(row)))))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        columns.map(([heading]) => h('th', {}, heading)),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      rows.map((row) =>
+        h(
+          'tr',
+          { dataset: { id: row.id ?? '' } },
+          columns.map(([, cell]) => h('td', {}, cell(row))),
+        ),
+      ),
+    ),
   );
 }

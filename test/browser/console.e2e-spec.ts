@@ -59,11 +59,13 @@ describe('the operator console in headless Chromium', () => {
     await signUp(t, { email });
     await signIn(email);
     await page.locator('.sign-in .status.error').waitFor();
-    await expect(page.locator('.sign-in .status').textContent()).resolves.toBe('This account is not an operator: the console is for operators only.');
+    await expect(page.locator('.sign-in .status').textContent()).resolves.toBe(
+      'This account is not an operator: the console is for operators only.',
+    );
     expect(await page.locator('header.top').count()).toBe(0);
   }, 120_000);
 
-  it('a wrong code is refused with the contract\'s message', async () => {
+  it("a wrong code is refused with the contract's message", async () => {
     await page.goto(`${t.baseUrl}/console`);
     await page.locator('#send-code').waitFor();
     await page.locator('#send-code input[name=email]').fill(admin.email);
@@ -96,12 +98,20 @@ describe('the operator console in headless Chromium', () => {
     // A reason under 3 characters is refused by the form itself, before any request.
     await add.locator('input[name=email]').fill(freshEmail());
     await add.locator('input[name=reason]').fill('no');
-    expect(await add.locator('input[name=reason]').evaluate((input) => (input as unknown as { validity: { valid: boolean } }).validity.valid)).toBe(false);
+    expect(
+      await add.locator('input[name=reason]').evaluate((input) => (input as unknown as { validity: { valid: boolean } }).validity.valid),
+    ).toBe(false);
 
     await nav('Audit trail');
     const entry = page.locator('#audit-list tr', { hasText: 'New support hire' });
     await entry.waitFor();
-    expect(await entry.locator('td').allTextContents()).toEqual([expect.stringMatching(/ UTC$/), `operator ${admin.id}`, 'operators.add', `operator ${added.id}`, 'New support hire']);
+    expect(await entry.locator('td').allTextContents()).toEqual([
+      expect.stringMatching(/ UTC$/),
+      `operator ${admin.id}`,
+      'operators.add',
+      `operator ${added.id}`,
+      'New support hire',
+    ]);
     await page.locator('#audit-filter input[name=target_id]').fill(String(added.id));
     await page.locator('#audit-filter button[type=submit]').click();
     await page.locator('#audit-list .pager', { hasText: '(1 entries)' }).waitFor();
@@ -147,7 +157,9 @@ describe('the operator console in headless Chromium', () => {
     await unblock.locator('button[type=submit]').click();
     await card.locator('form[data-action=block-user]').waitFor();
     expect((await t.db.query(`SELECT is_blocked FROM users WHERE id = $1`, [passenger.id]))[0].is_blocked).toBe(false);
-    const audit = await t.db.query(`SELECT action, reason, actor_id FROM audit_log WHERE target_id = $1 ORDER BY id`, [String(passenger.id)]);
+    const audit = await t.db.query(`SELECT action, reason, actor_id FROM audit_log WHERE target_id = $1 ORDER BY id`, [
+      String(passenger.id),
+    ]);
     expect(audit).toEqual([
       { action: expect.stringMatching(/block/), reason: 'Reported for abuse', actor_id: admin.id },
       { action: expect.stringMatching(/unblock/), reason: 'Appeal accepted', actor_id: admin.id },
@@ -178,9 +190,16 @@ describe('the operator console in headless Chromium', () => {
     await cancel.locator('button[type=submit]').click();
     const history = detail.locator('table.events tbody tr', { hasText: 'cancelled' });
     await history.waitFor();
-    expect((await history.locator('td').allTextContents()).slice(1)).toEqual(['cancelled', `operator ${admin.id}`, 'Passenger called support']);
+    expect((await history.locator('td').allTextContents()).slice(1)).toEqual([
+      'cancelled',
+      `operator ${admin.id}`,
+      'Passenger called support',
+    ]);
     expect(await detail.locator('form[data-action=cancel-ride]').count()).toBe(0);
-    expect((await t.db.query(`SELECT status, cancelled_by FROM rides WHERE id = $1`, [rideId]))[0]).toEqual({ status: 'cancelled', cancelled_by: 'operator' });
+    expect((await t.db.query(`SELECT status, cancelled_by FROM rides WHERE id = $1`, [rideId]))[0]).toEqual({
+      status: 'cancelled',
+      cancelled_by: 'operator',
+    });
   }, 120_000);
 
   it('a screen whose endpoint this server lacks says so instead of failing', async () => {

@@ -14,7 +14,10 @@ describe('the operator console is served with the service', () => {
   let tiles: TestApp;
 
   beforeAll(async () => {
-    [t, tiles] = await Promise.all([startTestApp(), startTestApp({ env: { CONSOLE_TILE_URL: 'https://tiles.example.test/osm/{z}/{x}/{y}.png' } })]);
+    [t, tiles] = await Promise.all([
+      startTestApp(),
+      startTestApp({ env: { CONSOLE_TILE_URL: 'https://tiles.example.test/osm/{z}/{x}/{y}.png' } }),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([t?.close(), tiles?.close()]);
@@ -26,14 +29,20 @@ describe('the operator console is served with the service', () => {
       expect([url, res.statusCode, res.headers['content-type']]).toEqual([url, 200, 'text/html; charset=utf-8']);
       expect(res.body).toContain('<script type="module" src="/console/js/app.js"></script>');
       const csp = String(res.headers['content-security-policy']);
-      expect(csp).toBe("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+      expect(csp).toBe(
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+      );
       expect(res.headers['cache-control']).toBe('no-cache');
       expect(res.headers['x-frame-options']).toBe('DENY');
     }
   });
 
   it('every file of console/ is served with its type and the same headers; the page holds no inline script or style', async () => {
-    const types: Record<string, string> = { '.js': 'application/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.html': 'text/html; charset=utf-8' };
+    const types: Record<string, string> = {
+      '.js': 'application/javascript; charset=utf-8',
+      '.css': 'text/css; charset=utf-8',
+      '.html': 'text/html; charset=utf-8',
+    };
     for (const file of files(CONSOLE_DIR)) {
       const path = relative(CONSOLE_DIR, file).split('\\').join('/');
       const res = await t.request({ method: 'GET', url: `/console/${path}` });
@@ -41,7 +50,11 @@ describe('the operator console is served with the service', () => {
       expect([path, res.statusCode, res.headers['content-type'], res.headers['cache-control']]).toEqual([path, 200, type, 'no-cache']);
       expect(res.headers['content-security-policy']).toContain("script-src 'self'");
       expect(res.headers.etag).toEqual(expect.any(String));
-      const revalidated = await t.request({ method: 'GET', url: `/console/${path}`, headers: { 'if-none-match': String(res.headers.etag) } });
+      const revalidated = await t.request({
+        method: 'GET',
+        url: `/console/${path}`,
+        headers: { 'if-none-match': String(res.headers.etag) },
+      });
       expect([path, revalidated.statusCode]).toEqual([path, 304]);
     }
     const page = readFileSync(join(CONSOLE_DIR, 'index.html'), 'utf8');

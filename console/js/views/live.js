@@ -66,16 +66,29 @@ function draw(drivers, requests, tiles) {
   };
   return s(
     'svg',
-    { viewBox: `${left} ${top} ${WIDTH} ${HEIGHT}`, width: '100%', role: 'img', 'aria-label': `${drivers.length} drivers and ${requests.length} open requests` },
+    {
+      viewBox: `${left} ${top} ${WIDTH} ${HEIGHT}`,
+      width: '100%',
+      role: 'img',
+      'aria-label': `${drivers.length} drivers and ${requests.length} open requests`,
+    },
     s('rect', { x: left, y: top, width: WIDTH, height: HEIGHT, class: 'ground' }),
     tiles ? tileImages(tiles, zoom, left, top) : grid(zoom, size, left, top),
     requests.map((r) => {
       const p = at(r);
-      return s('rect', { x: p.x - 6, y: p.y - 6, width: 12, height: 12, class: 'request', transform: `rotate(45 ${p.x} ${p.y})` }, s('title', {}, `Open request ${r.id} since ${when(r.created_at)}`));
+      return s(
+        'rect',
+        { x: p.x - 6, y: p.y - 6, width: 12, height: 12, class: 'request', transform: `rotate(45 ${p.x} ${p.y})` },
+        s('title', {}, `Open request ${r.id} since ${when(r.created_at)}`),
+      );
     }),
     drivers.map((d) => {
       const p = at(d);
-      return s('circle', { cx: p.x, cy: p.y, r: 6, class: `driver ${d.ride_id ? 'busy' : 'free'}` }, s('title', {}, `Driver ${d.id}, ${d.status}${d.ride_id ? `, ride ${d.ride_id}` : ''}, seen ${when(d.at)}`));
+      return s(
+        'circle',
+        { cx: p.x, cy: p.y, r: 6, class: `driver ${d.ride_id ? 'busy' : 'free'}` },
+        s('title', {}, `Driver ${d.id}, ${d.status}${d.ride_id ? `, ride ${d.ride_id}` : ''}, seen ${when(d.at)}`),
+      );
     }),
   );
 }
@@ -107,7 +120,10 @@ function grid(zoom, size, left, top) {
   }
   for (let lat = Math.ceil(latAt(top + HEIGHT) / step) * step; lat <= latAt(top); lat += step) {
     const y = project(lat, 0).y * size;
-    lines.push(s('line', { x1: left, y1: y, x2: left + WIDTH, y2: y }), y - top > 16 ? s('text', { x: left + 3, y: y - 3 }, `${+lat.toFixed(4)}°`) : null);
+    lines.push(
+      s('line', { x1: left, y1: y, x2: left + WIDTH, y2: y }),
+      y - top > 16 ? s('text', { x: left + 3, y: y - 3 }, `${+lat.toFixed(4)}°`) : null,
+    );
   }
   return s('g', { class: 'grid' }, lines);
 }
@@ -118,8 +134,17 @@ function legend() {
   return h(
     'p',
     { class: 'legend' },
-    item(mark('driver free', (c) => s('circle', { r: 5, class: c })), 'driver, free'),
-    item(mark('driver busy', (c) => s('circle', { r: 5, class: c })), 'driver on a ride'),
-    item(mark('request', (c) => s('rect', { x: -4, y: -4, width: 8, height: 8, class: c, transform: 'rotate(45)' })), 'open request'),
+    item(
+      mark('driver free', (c) => s('circle', { r: 5, class: c })),
+      'driver, free',
+    ),
+    item(
+      mark('driver busy', (c) => s('circle', { r: 5, class: c })),
+      'driver on a ride',
+    ),
+    item(
+      mark('request', (c) => s('rect', { x: -4, y: -4, width: 8, height: 8, class: c, transform: 'rotate(45)' })),
+      'open request',
+    ),
   );
 }

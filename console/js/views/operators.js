@@ -18,7 +18,18 @@ export function operatorsView(main) {
           [
             '',
             (o) =>
-              h('details', {}, h('summary', {}, 'Remove'), actionForm({ name: 'remove-operator', label: 'Remove operator', danger: true, send: (v) => ({ method: 'DELETE', path: `/admin/operators/${o.id}`, body: { reason: v.reason } }), done: refresh })),
+              h(
+                'details',
+                {},
+                h('summary', {}, 'Remove'),
+                actionForm({
+                  name: 'remove-operator',
+                  label: 'Remove operator',
+                  danger: true,
+                  send: (v) => ({ method: 'DELETE', path: `/admin/operators/${o.id}`, body: { reason: v.reason } }),
+                  done: refresh,
+                }),
+              ),
           ],
         ],
         items(body),
@@ -37,7 +48,11 @@ export function operatorsView(main) {
           { name: 'email', label: 'E-mail', type: 'email' },
           { name: 'operator_role', label: 'Role', options: ROLES },
         ],
-        send: (v) => ({ method: 'POST', path: '/admin/operators', body: { email: v.email.trim(), operator_role: v.operator_role, reason: v.reason } }),
+        send: (v) => ({
+          method: 'POST',
+          path: '/admin/operators',
+          body: { email: v.email.trim(), operator_role: v.operator_role, reason: v.reason },
+        }),
         done: refresh,
       }),
     ),

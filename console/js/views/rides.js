@@ -17,7 +17,11 @@ export function ridesView(main) {
       onsubmit: (event) => {
         event.preventDefault();
         const value = id.value.trim();
-        if (!UUID.test(value)) return show(detail, h('p', { class: 'status error', role: 'status' }, 'A ride id is a UUID such as 3f2b…-…; the ride code is not enough.'));
+        if (!UUID.test(value))
+          return show(
+            detail,
+            h('p', { class: 'status error', role: 'status' }, 'A ride id is a UUID such as 3f2b…-…; the ride code is not enough.'),
+          );
         void open(value);
       },
     },
@@ -25,9 +29,20 @@ export function ridesView(main) {
     h('button', { type: 'submit' }, 'Find'),
   );
   const recent = h('div', { id: 'rides-list' });
-  const status = h('select', { name: 'status' }, ['', 'scheduled', 'requested', 'accepted', 'driver_arrived', 'started', 'completed', 'cancelled', 'expired'].map((v) => h('option', { value: v }, v || 'any status')));
+  const status = h(
+    'select',
+    { name: 'status' },
+    ['', 'scheduled', 'requested', 'accepted', 'driver_arrived', 'started', 'completed', 'cancelled', 'expired'].map((v) =>
+      h('option', { value: v }, v || 'any status'),
+    ),
+  );
   const person = h('input', { name: 'user_id', inputMode: 'numeric', placeholder: 'any', size: 8 });
-  const role = h('select', { name: 'as' }, h('option', { value: 'passenger_id' }, 'as passenger'), h('option', { value: 'driver_id' }, 'as driver'));
+  const role = h(
+    'select',
+    { name: 'as' },
+    h('option', { value: 'passenger_id' }, 'as passenger'),
+    h('option', { value: 'driver_id' }, 'as driver'),
+  );
   const list = () => {
     const query = new URLSearchParams({ limit: '20' });
     if (status.value) query.set('status', status.value);
@@ -100,7 +115,16 @@ function rideCard(ride, refresh) {
       ),
     ),
     open
-      ? section('Cancel', actionForm({ name: 'cancel-ride', label: 'Cancel ride', danger: true, send: (v) => ({ method: 'POST', path: `/admin/rides/${ride.id}/cancel`, body: { reason: v.reason } }), done: refresh }))
+      ? section(
+          'Cancel',
+          actionForm({
+            name: 'cancel-ride',
+            label: 'Cancel ride',
+            danger: true,
+            send: (v) => ({ method: 'POST', path: `/admin/rides/${ride.id}/cancel`, body: { reason: v.reason } }),
+            done: refresh,
+          }),
+        )
       : null,
     section(
       'Refund',

@@ -12,9 +12,30 @@ export function sosView(main) {
         [
           ['Raised', (a) => when(a.created_at)],
           ['Ride', (a) => h('a', { href: '#rides', onclick: () => sessionStorage.setItem('console.ride', a.ride_id) }, a.ride_id)],
-          ['By', (a) => (typeof a.raised_by === 'object' && a.raised_by ? `${a.raised_by.role ?? ''} ${a.raised_by.id ?? ''}` : String(a.raised_by ?? '—'))],
-          ['Where', (a) => (a.latitude === null || a.latitude === undefined ? 'unknown' : `${Number(a.latitude).toFixed(5)}, ${Number(a.longitude).toFixed(5)}`)],
-          ['', (a) => actionForm({ name: 'resolve-sos', label: 'Resolve', send: (v) => ({ method: 'POST', path: `/admin/sos/${a.id}/resolve`, body: { reason: v.reason } }), done: refresh })],
+          [
+            'By',
+            (a) =>
+              typeof a.raised_by === 'object' && a.raised_by
+                ? `${a.raised_by.role ?? ''} ${a.raised_by.id ?? ''}`
+                : String(a.raised_by ?? '—'),
+          ],
+          [
+            'Where',
+            (a) =>
+              a.latitude === null || a.latitude === undefined
+                ? 'unknown'
+                : `${Number(a.latitude).toFixed(5)}, ${Number(a.longitude).toFixed(5)}`,
+          ],
+          [
+            '',
+            (a) =>
+              actionForm({
+                name: 'resolve-sos',
+                label: 'Resolve',
+                send: (v) => ({ method: 'POST', path: `/admin/sos/${a.id}/resolve`, body: { reason: v.reason } }),
+                done: refresh,
+              }),
+          ],
         ],
         items(body),
         { empty: 'No open SOS alert.' },

@@ -8,8 +8,7 @@ export function usersView(main) {
   const detail = h('div', { id: 'user-detail' });
   const query = h('input', { name: 'query', type: 'search', placeholder: 'phone, e-mail or name', required: true });
 
-  const open = (id) =>
-    load(detail, `/admin/users/${id}`, 'The user page', (body) => userCard(body, () => open(id)));
+  const open = (id) => load(detail, `/admin/users/${id}`, 'The user page', (body) => userCard(body, () => open(id)));
 
   const search = () =>
     load(results, `/admin/users?query=${encodeURIComponent(query.value.trim())}&limit=50`, 'User search', (body) =>
@@ -31,7 +30,12 @@ export function usersView(main) {
   main.append(
     section(
       'Find a user',
-      h('form', { class: 'inline', id: 'user-search', onsubmit: (e) => (e.preventDefault(), show(detail), search()) }, h('label', {}, h('span', {}, 'Search'), query), h('button', { type: 'submit' }, 'Search')),
+      h(
+        'form',
+        { class: 'inline', id: 'user-search', onsubmit: (e) => (e.preventDefault(), show(detail), search()) },
+        h('label', {}, h('span', {}, 'Search'), query),
+        h('button', { type: 'submit' }, 'Search'),
+      ),
       results,
     ),
     detail,
@@ -55,7 +59,18 @@ function userCard(body, refresh) {
       ['Driver', driver ? `${driver.status ?? ''}${driver.is_online ? ', online' : ''}` : undefined],
     ]),
     blocked
-      ? actionForm({ name: 'unblock-user', label: 'Unblock', send: (v) => ({ method: 'POST', path: `/admin/users/${user.id}/unblock`, body: { reason: v.reason } }), done: refresh })
-      : actionForm({ name: 'block-user', label: 'Block', danger: true, send: (v) => ({ method: 'POST', path: `/admin/users/${user.id}/block`, body: { reason: v.reason } }), done: refresh }),
+      ? actionForm({
+          name: 'unblock-user',
+          label: 'Unblock',
+          send: (v) => ({ method: 'POST', path: `/admin/users/${user.id}/unblock`, body: { reason: v.reason } }),
+          done: refresh,
+        })
+      : actionForm({
+          name: 'block-user',
+          label: 'Block',
+          danger: true,
+          send: (v) => ({ method: 'POST', path: `/admin/users/${user.id}/block`, body: { reason: v.reason } }),
+          done: refresh,
+        }),
   );
 }
