@@ -11,11 +11,14 @@ const DRIVER_TO_PICKUP_KM = `CASE WHEN d.last_latitude IS NULL THEN NULL
  * A bid with its driver's public profile, vehicle, rating and distance to the pickup (from the
  * driver's last known position). Use as `SELECT ${BID_VIEW_COLUMNS} ${BID_VIEW_FROM} WHERE ...`.
  */
-export const BID_VIEW_FROM = `
-  FROM bids b
-  JOIN rides r ON r.id = b.ride_id
+/** What the view reads beside the bid `b` and its ride `r`: for a statement whose `b` and `r` are CTEs. */
+export const BID_VIEW_JOINS = `
   JOIN users u ON u.id = b.driver_id
   LEFT JOIN drivers d ON d.user_id = b.driver_id`;
+
+export const BID_VIEW_FROM = `
+  FROM bids b
+  JOIN rides r ON r.id = b.ride_id${BID_VIEW_JOINS}`;
 
 /** Cheapest first; equal amounts by who bid first. */
 export const BID_VIEW_ORDER = `ORDER BY b.amount_minor ASC, b.created_at ASC, b.id ASC`;

@@ -3,7 +3,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { rowsOf } from '../../../common/database/sql-results';
-import { BID_VIEW_COLUMNS, BID_VIEW_FROM, BID_VIEW_ORDER, BidViewRow } from './bid-view';
+import { ASSIGNED_STATUSES, sqlStatusList } from '../ride-status';
+import { BID_VIEW_COLUMNS, BID_VIEW_FROM, BID_VIEW_JOINS, BID_VIEW_ORDER, BidViewRow } from './bid-view';
+
+const ASSIGNED = sqlStatusList(ASSIGNED_STATUSES);
 
 export interface BidRow {
   id: string;
@@ -20,6 +23,29 @@ const COLUMNS = `id, ride_id, driver_id, amount_minor, eta_minutes, status`;
  * The bids table, the marketplace's only window on it: bid writes always inside the caller's
  * transaction (which holds the ride's lock), and the bid read model.
  */
+/**
+ * upsertPending as the `act` of a one-statement bid (RideTransitionsService): written only where
+ * `allowed` (the table's rule over the locked ride `l`), the driver's category serves the ride
+ * and the driver is on no ride; `act` is always one row: `driver_busy`, and the bid's view
+ * columns (null when nothing was written: refused, or the driver's bid is no longer pending).
+ */
+export function upsertPendingWhere(bid: { driverId: number; amountMinor: number; etaMinutes: number; categoryId: number | null }) {
+  return (allowed: string, param: (value: unknown) => string): string => {
+    const driver = param(bid.driverId);
+    const category = param(bid.categoryId);
+    return `busy AS (SELECT EXISTS (SELECT 1 FROM rides WHERE driver_id = ${driver}::int AND status IN ${ASSIGNED}) AS busy),
+      up AS (INSERT INTO bids AS b (id, ride_id, driver_id, amount_minor, eta_minutes)
+        SELECT ${param(randomUUID())}::uuid, l.id, ${driver}::int, ${param(bid.amountMinor)}::int, ${param(bid.etaMinutes)}::int FROM l
+         WHERE ${allowed} AND (${category}::int IS NULL OR ${category}::int = l.vehicle_category_id) AND NOT (SELECT busy FROM busy)
+        ON CONFLICT (ride_id, driver_id) DO UPDATE
+          SET amount_minor = EXCLUDED.amount_minor, eta_minutes = EXCLUDED.eta_minutes, updated_at = now()
+          WHERE b.status = 'pending'
+        RETURNING b.*),
+      act AS (SELECT (SELECT busy FROM busy) AS driver_busy, v.* FROM (SELECT 1) one
+        LEFT JOIN (SELECT ${BID_VIEW_COLUMNS} FROM up b JOIN l r ON r.id = b.ride_id ${BID_VIEW_JOINS}) v ON true)`;
+  };
+}
+
 @Injectable()
 export class BidsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}

@@ -52,4 +52,32 @@ describe('SubmitBidHandler', () => {
     const { handler, ctx } = setup();
     await expect(handler.run({ ...ctx, actor: 'system' } as ChangeContext<'bid'>)).rejects.toThrow('the platform does not bid');
   });
+
+  describe('as one statement', () => {
+    const settle = (acted: Record<string, unknown> | undefined, options: Parameters<typeof setup>[0] = {}) => {
+      const { handler, ctx } = setup(options);
+      return () => handler.settle({ command: ctx.command, actor: ctx.actor, ride: ctx.ride }, acted);
+    };
+
+    it('upserts only where the rule, the category and a free driver allow, and reads the view back', () => {
+      const params: unknown[] = [];
+      const sql = setup().handler.act({ type: 'bid', amountMinor: 1200, etaMinutes: 4, driverCategoryId: 1 }, { id: 8 }, 'RULE', (v) => `$${params.push(v)}`);
+      expect(sql).toMatch(/WHERE RULE AND \(\$2::int IS NULL OR \$2::int = l.vehicle_category_id\) AND NOT \(SELECT busy FROM busy\)/);
+      expect(sql).toContain("WHERE b.status = 'pending'");
+      expect(params).toEqual([8, 1, expect.any(String), 1200, 4]);
+    });
+
+    it('refuses in the order run refuses: category, busy, no longer pending', () => {
+      expect(settle({ driver_busy: true, id: null }, { category: 2 })).toThrow(expect.objectContaining({ code: 'DRIVER_CANNOT_BID' }));
+      expect(settle({ driver_busy: true, id: null })).toThrow(expect.objectContaining({ code: 'DRIVER_BUSY' }));
+      expect(settle({ driver_busy: false, id: null })).toThrow(expect.objectContaining({ code: 'BID_NOT_PENDING' }));
+    });
+
+    it('answers the bid and tells the passenger', () => {
+      expect(settle({ driver_busy: false, id: 'b1', amount: 12 })()).toEqual({
+        result: { driver_busy: false, id: 'b1', amount: 12 },
+        event: { name: 'bid.submitted', payload: { ride_id: 'r1', passenger_id: 7, driver_id: 8, bid: { driver_busy: false, id: 'b1', amount: 12 } } },
+      });
+    });
+  });
 });

@@ -17,9 +17,9 @@ export interface NewRideMessage {
  */
 export function insertMessageWhere(message: Omit<NewRideMessage, 'rideId' | 'senderRole'>) {
   return (allowed: string, param: (value: unknown) => string): string =>
-    `INSERT INTO ride_messages AS m (id, ride_id, sender_id, sender_role, text)
+    `act AS (INSERT INTO ride_messages AS m (id, ride_id, sender_id, sender_role, text)
      SELECT ${param(message.id)}::uuid, l.id, ${param(message.senderId)}::int, l.party, ${param(message.text)}::text FROM l WHERE ${allowed}
-     RETURNING ${RIDE_MESSAGE_VIEW_COLUMNS}`;
+     RETURNING ${RIDE_MESSAGE_VIEW_COLUMNS})`;
 }
 
 /** The ride_messages table: reads by ride (the insert is insertMessageWhere, under the ride's lock). */

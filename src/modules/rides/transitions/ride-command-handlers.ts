@@ -8,11 +8,11 @@ import { BookRideHandler } from './handlers/book-ride.handler';
 import { DispatchRideHandler } from './handlers/dispatch-ride.handler';
 import { ScheduleRideHandler } from './handlers/schedule-ride.handler';
 import { CANCEL_HANDLER, CompleteRideHandler, EXPIRE_HANDLER, NO_STEP_HANDLER, stepHandler } from './handlers/ride-status.handlers';
-import type { RideCommandHandler, RideCreateHandler, RideStepHandler, RideSweepHandler, UserCommandType } from './ride-command';
+import type { RideActHandler, RideCommandHandler, RideCreateHandler, RideStepHandler, RideSweepHandler, UserCommandType } from './ride-command';
 import type { CreateCommandType, SweepCommandType } from './ride-transitions';
 
 /** A handler for every command of the table: a command added without one fails to compile. */
-export type HandlerOf<K extends UserCommandType> = K extends CreateCommandType ? RideCreateHandler<K> : RideCommandHandler<K, unknown> | RideStepHandler<K>;
+export type HandlerOf<K extends UserCommandType> = K extends CreateCommandType ? RideCreateHandler<K> : RideCommandHandler<K, unknown> | RideStepHandler<K> | (RideActHandler<K> & RideCommandHandler<K, unknown>);
 type UserHandlers = { [K in UserCommandType]: HandlerOf<K> };
 type SweepHandlers = { [K in SweepCommandType]: RideSweepHandler<K> };
 

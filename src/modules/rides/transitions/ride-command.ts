@@ -141,6 +141,19 @@ export interface RideStepHandler<K extends RideCommandType> {
   event(done: StepDone<K>): PendingEvent<EventOf<K>>;
 }
 
+/**
+ * A command that changes no ride (a bid), as one statement: the engine locks the ride as its row
+ * says (`l`, with the actor's `party`), `act` adds CTEs (the last named `act`, returning one row)
+ * that write only where `allowed` (the row's status and time rules in SQL) holds and what else the
+ * command checks holds; `settle` then refuses as the command's own checks would, or answers.
+ * Hooks, when given, take the `run` form's path instead: a handler offering this form offers `run` too.
+ */
+export interface RideActHandler<K extends RideCommandType> {
+  validate?(command: CommandOf<K>): void;
+  act(command: CommandOf<K>, actor: { id: number }, allowed: string, param: (value: unknown) => string): string;
+  settle(ctx: { command: CommandOf<K>; actor: RideActor; ride: LockedRide }, acted: Record<string, unknown> | undefined): CommandOutcome<K>;
+}
+
 export interface RideCreateHandler<K extends RideCommandType> {
   /** The handler's reads need a transaction around the insert (a lock held until the commit); else the insert commits by itself. */
   readonly transactional?: boolean;

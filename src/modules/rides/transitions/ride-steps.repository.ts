@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { queryPrepared } from '../../../common/database/prepared-query';
 import { RIDE_VIEW_COLUMNS, RIDE_VIEW_JOINS, RideViewRow } from '../read-models/ride-view';
 import { LIVE_STATUSES, RideStatus, sqlStatusList } from '../ride-status';
-import { RideCommandType, RidePartyRule, ruleOf, sqlPartyAllowing, sqlRuleAllowing } from './ride-transitions';
+import { RideCommandType, ruleOf, sqlPartyAllowing } from './ride-transitions';
 import { LockedRide, lockedColumns, lockedOf, NewRide, RideColumns } from './ride-writes.repository';
 
 /** Columns a step writes beside the status: RideColumns' values, or the acting party's role (cancelled_by). */
@@ -114,23 +114,25 @@ export class RideStepsRepository {
   }
 
   /**
-   * An act on a ride that changes no ride (a chat message), in one statement: the ride locked
-   * (`lock`) as `l` with the actor's `party`, and the caller's CTE `act`, which must write only
-   * where `allowed` (the rule's SQL over `l`) holds; `param` adds a parameter. The caller judges the
-   * locked ride by the same rule; `acted` is act's row when it wrote.
+   * An act on a ride that changes no ride (a chat message, a bid), in one statement: the ride locked
+   * (`lock`) as `l` with the actor's `party`, then the caller's CTEs (`ctes` returns their
+   * definitions, the last named `act`), which must write only where `allowed` (SQL over `l`) holds;
+   * `param` adds a parameter. The caller judges the locked ride by the same rule; `acted` is act's
+   * first row, if any.
    */
   async actOnLocked<T>(
     rideId: string,
     actor: StepActor,
     lock: 'share' | 'update',
-    rule: Pick<RidePartyRule<string>, 'from'>,
-    act: (allowed: string, param: (value: unknown) => string) => string,
+    allowed: string,
+    ctes: (allowed: string, param: (value: unknown) => string) => string,
     manager?: EntityManager,
   ): Promise<{ locked?: LockedRide; acted?: T }> {
     const params: unknown[] = [rideId, actor.id];
-    const cte = act(sqlRuleAllowing(rule, 'l'), (value) => `$${params.push(value)}`);
-    const rows: Array<Record<string, unknown>> = await queryPrepared<Record<string, unknown>>(manager ?? this.dataSource.manager, 
-      `WITH l AS (${lockedRow(lock, actor)}), act AS (${cte})
+    const defined = ctes(allowed, (value) => `$${params.push(value)}`);
+    const rows = await queryPrepared<Record<string, unknown>>(
+      manager ?? this.dataSource.manager,
+      `WITH l AS (${lockedRow(lock, actor)}), ${defined}
        SELECT ${lockedColumns('l', LOCKED_PREFIX)}, EXISTS (SELECT 1 FROM act) AS acted, act.* FROM l LEFT JOIN act ON true`,
       params,
     );

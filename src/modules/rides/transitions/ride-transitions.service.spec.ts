@@ -80,7 +80,10 @@ function setup(options: { ride?: LockedRide; step?: Partial<StepOutcome>; attemp
       return { locked: ride, view: ride && { id: RIDE, status: 'driver_arrived' }, withdrawnBidders: [], ...options.step } as StepOutcome;
     }),
     insert: jest.fn(),
-    actOnLocked: jest.fn(async () => ({})),
+    actOnLocked: jest.fn(async (_id: string, _actor: unknown, lock: string, allowed: string, _ctes: unknown, manager: unknown) => {
+      log.push(`act ${lock} in ${String(manager)} where ${allowed.includes("WHEN 'other' THEN l.status = 'requested' AND l.expires_at > now()") ? 'the bid rule' : allowed}`);
+      return { locked: ride, acted: { id: 'b1' } };
+    }),
   };
   const reads = { findView: async () => ({ id: RIDE, status: 'accepted' }), findViews: async (ids: string[]) => ids.map((id) => ({ id })) };
   const bids = { withdrawPendingForRides: jest.fn(async (ids: string[]) => new Map(ids.map((id) => [id, [9]]))) };
@@ -102,7 +105,11 @@ function setup(options: { ride?: LockedRide; step?: Partial<StepOutcome>; attemp
   };
   const expire = { event: jest.fn((r: LockedRide) => ({ name: 'ride.expired', payload: { ride_id: r.id } })) };
   const dispatch = { columns: () => ({ expires_in_minutes: 5 }), event: jest.fn((r: LockedRide) => ({ name: 'ride.dispatched', payload: { ride_id: r.id } })) };
-  const bid = { run: jest.fn(async () => ({ result: {} })) };
+  const bid = {
+    run: jest.fn(async () => ({ result: {} })),
+    act: jest.fn(() => 'act AS (SELECT 1)'),
+    settle: jest.fn(() => (log.push('settle'), { result: { id: 'b1' }, event: { name: 'bid.submitted', payload: {} } })),
+  };
   const complete = { event: () => ({ name: 'ride.status_changed', payload: {} }), inTransaction: jest.fn(async () => void log.push('in transaction')) };
   const table: Record<string, unknown> = { accept, arrive, bid, complete, book, schedule: { ...book, transactional: true }, no_step: { run: jest.fn() } };
   const handlers = { of: (type: string) => table[type], sweep: (type: string) => (type === 'expire' ? expire : dispatch) };
@@ -168,9 +175,9 @@ describe('RideTransitionsService.apply: the order of refusals', () => {
     expect(t.accept.run).not.toHaveBeenCalled();
   });
 
-  it('a bid takes the shared lock its row asks for', async () => {
+  it('a bid with hooks takes the run path, under the shared lock its row asks for', async () => {
     const t = setup();
-    await code(t.engine.apply(RIDE, { type: 'bid', amountMinor: 1, etaMinutes: 1, driverCategoryId: null }, STRANGER));
+    await code(t.engine.apply(RIDE, { type: 'bid', amountMinor: 1, etaMinutes: 1, driverCategoryId: null }, STRANGER, { after: async () => undefined }));
     expect(t.log[1]).toBe('lock share');
   });
 });
@@ -220,6 +227,27 @@ describe('RideTransitionsService.apply: a step is one statement', () => {
     await expect(t.engine.apply(RIDE, { type: 'arrive' }, DRIVER, { before: async () => replay as never })).resolves.toBe(replay);
     expect(t.steps.step).not.toHaveBeenCalled();
     expect(t.events.publish).not.toHaveBeenCalled();
+  });
+});
+
+describe('RideTransitionsService.apply: a command that changes no ride is one statement', () => {
+  const bid = { type: 'bid', amountMinor: 1, etaMinutes: 1, driverCategoryId: null } as const;
+
+  it("under its row's lock and rule, settled by the handler, then published", async () => {
+    const t = setup();
+    await expect(t.engine.apply(RIDE, bid, STRANGER)).resolves.toEqual({ id: 'b1' });
+    expect(t.log).toEqual(['act share in autocommit where the bid rule', 'settle', 'publish bid.submitted']);
+  });
+
+  it("refused by the table before the handler's own checks: 404 to a party it does not name, its refusal to one it names", async () => {
+    const gone = setup({ ride: undefined });
+    expect(await code(gone.engine.apply(RIDE, bid, STRANGER))).toBe('RIDE_NOT_FOUND');
+    const own = setup();
+    expect(await code(own.engine.apply(RIDE, bid, DRIVER))).toBe('RIDE_NOT_REQUESTED');
+    const late = setup({ ride: locked({ past: { expires_at: true } }) });
+    expect(await code(late.engine.apply(RIDE, bid, STRANGER))).toBe('RIDE_NOT_REQUESTED');
+    for (const t of [gone, own, late]) expect(t.events.publish).not.toHaveBeenCalled();
+    expect(own.log).not.toContain('settle');
   });
 });
 

@@ -12,6 +12,7 @@ import {
   CommandOutcome,
   RideCommandHandler,
   RideCreateHandler,
+  RideActHandler,
   RideStepHandler,
   StepDone,
   CreateContext,
@@ -25,7 +26,7 @@ import {
   UserCommandType,
 } from './ride-command';
 import { RideCommandHandlers } from './ride-command-handlers';
-import { mayAct, RideCommandType, RideParty, RidePartyRule, refusalOf, ruleOf, SweepCommandType } from './ride-transitions';
+import { mayAct, RideCommandType, RideParty, RidePartyRule, refusalOf, ruleOf, sqlPartyAllowing, sqlRuleAllowing, SweepCommandType } from './ride-transitions';
 import { RideStepsRepository, StepOutcome } from './ride-steps.repository';
 import { LockedRide, RideColumns, RideWritesRepository } from './ride-writes.repository';
 
@@ -59,9 +60,11 @@ export class RideTransitionsService {
     if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
     const type: K = command.type;
     const own = command as CommandOf<K>;
-    const handler: RideCommandHandler<K, unknown> | RideCreateHandler<K> | RideStepHandler<K> = this.handlers.of(type);
+    const handler: RideCommandHandler<K, unknown> | RideCreateHandler<K> | RideStepHandler<K> | (RideActHandler<K> & RideCommandHandler<K, unknown>) =
+      this.handlers.of(type);
     if ('validate' in handler) handler.validate?.(own);
     if ('event' in handler) return this.applyStep(rideId, type, handler, own, actor, hooks) as Promise<ResultOf<K>>;
+    if ('act' in handler && !hooks.before && !hooks.after) return this.applyAct(rideId, type, handler, own, actor);
     if ('create' in handler && !handler.transactional && !hooks.before && !hooks.after) {
       // Nothing else needs the transaction: each insert attempt commits by itself.
       const outcome = await this.writes.runAlone((m) => this.applyIn(m, rideId, type, handler, own, actor));
@@ -97,7 +100,7 @@ export class RideTransitionsService {
     act: (allowed: string, param: (value: unknown) => string) => string,
   ): Promise<{ locked?: LockedRide; acted?: T }> {
     if (!isUuid(rideId)) return {};
-    return this.writes.runAlone((m) => this.steps.actOnLocked<T>(rideId, actor, lock, rule, act, m));
+    return this.writes.runAlone((m) => this.steps.actOnLocked<T>(rideId, actor, lock, sqlRuleAllowing(rule, 'l'), act, m));
   }
 
   /**
@@ -171,6 +174,21 @@ export class RideTransitionsService {
         : judged(await this.writes.runAlone(step));
     if (event) this.events.publish(event.name, event.payload);
     return result;
+  }
+
+  /** A command that changes no ride, as one statement (RideActHandler); refused as applyIn refuses. */
+  private async applyAct<K extends UserCommandType>(rideId: string, type: K, handler: RideActHandler<K>, command: CommandOf<K>, actor: RideActor): Promise<ResultOf<K>> {
+    if (actor === 'system') throw new RideError('RIDE_NOT_FOUND');
+    const rule = ruleOf(type);
+    const { locked: ride, acted } = await this.writes.runAlone((m) =>
+      this.steps.actOnLocked<Record<string, unknown>>(rideId, actor, rule.lock ?? 'update', sqlPartyAllowing(type, 'l'), (allowed, param) => handler.act(command, actor, allowed, param), m),
+    );
+    const party = ride ? partyOf(ride, actor) : undefined;
+    if (!ride || !mayAct(type, party)) throw new RideError('RIDE_NOT_FOUND');
+    refuse(type, command, ride, party);
+    const outcome = handler.settle({ command, actor, ride }, acted);
+    if (outcome.event) this.events.publish(outcome.event.name, outcome.event.payload as never);
+    return outcome.result;
   }
 
   private async applyIn<K extends UserCommandType>(
