@@ -7,14 +7,15 @@ import { toMajor } from '../../common/money';
 import type { SurgeDemandPort } from '../pricing/surge-signals.port';
 import { DriverRideCache, DriverRideRef } from './read-models/driver-ride.cache';
 
-export type { DriverRideRef };
+export type { DriverRideRef, OpenRequestPin };
 import { BidsRepository } from './bids/bids.repository';
 import { RidePaymentsRepository } from './read-models/ride-payments.repository';
 import { NearbyQuery, RidesRepository } from './read-models/rides.repository';
 import { RideWritesRepository } from './transitions/ride-writes.repository';
 import { CachedRide, RideViewCache } from './read-models/ride-view.cache';
-import { OpenRequestsIndex } from './read-models/open-requests/open-requests.index';
+import { OpenRequestPin, OpenRequestsIndex } from './read-models/open-requests/open-requests.index';
 import type { GeoPoint } from '../../common/events/domain-events';
+import type { GeoBox } from '../../common/geo';
 import type { BidView } from './bids/bid-view';
 import type { PaymentMethod, RideView } from './read-models/ride-view';
 import { RideError } from './rides.errors';
@@ -167,6 +168,11 @@ export class RidesService implements SurgeDemandPort {
    */
   countOpenRequestsNear(point: GeoPoint, radiusKm: number, vehicleCategoryId: number): number {
     return this.openRequests.countNear(point, radiusKm, vehicleCategoryId);
+  }
+
+  /** The operators' live view: at most `limit` open requests with their pickup in the box, from the open-requests index (no query). */
+  openRequestsIn(box: GeoBox, limit: number): OpenRequestPin[] {
+    return this.openRequests.openIn(box, limit);
   }
 
   /** The ride a driver is assigned to, from a cache kept right by the ride events (for the location heartbeat). */
