@@ -14,6 +14,7 @@ import { createRootLogger, PinoNestLogger } from '../common/logging/logger';
 import { Metrics } from '../common/metrics/metrics';
 import { AppConfig } from '../config/app-config';
 import { migrateAndSeed } from '../database/migrate';
+import { installConsole } from './console';
 import { corsPolicy, SecurityHeaders, securityHeaders } from './http-policy';
 import { hasTooManyQueryParameters, jsonShapeMessage, jsonShapeProblem, TOO_MANY_QUERY_PARAMETERS_MESSAGE } from '../common/http/request-limits';
 import { applyRouting, setupOpenApi } from './openapi';
@@ -71,6 +72,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
   installRequestHooks(fastify, headers, config.corsOrigins);
   installJsonOnlyBodyParsing(fastify);
+  installConsole(fastify, config);
 
   const appModule = AppModule.forRoot(config, { ...options, metrics });
   const root = options.modules?.length ? withExtraModules(appModule, options.modules) : appModule;

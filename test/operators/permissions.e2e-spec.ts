@@ -76,6 +76,7 @@ describe('operator permissions: one table, enforced on every admin route', () =>
         'GET /admin/promo-codes read',
         'POST /admin/promo-codes promo_codes.write',
         'PATCH /admin/promo-codes/:code promo_codes.write',
+        'GET /admin/live read',
       ]),
     );
     for (const route of adminRoutes) expect([route.name, route.action]).toEqual([route.name, expect.any(String)]);

@@ -18,6 +18,8 @@ import { DriverDocumentsService } from './documents/driver-documents.service';
 import { AdminDriversController } from './admin-drivers.controller';
 import { AuditModule } from '../audit/audit.module';
 import { FileStorageModule } from '../../common/storage/file-storage.module';
+import { AdminLiveController } from './live-view/admin-live.controller';
+import { LiveViewService } from './live-view/live-view.service';
 import { LivePositionStore } from './live-positions.store';
 import { DriverMatchingService } from './matching/driver-matching.service';
 import { MemoryLivePositionStore } from './memory-live-positions';
@@ -25,7 +27,7 @@ import { RedisLivePositionStore } from './redis-live-positions';
 
 @Module({
   imports: [TypeOrmModule.forFeature([DriverEntity, DriverDocumentEntity]), FileStorageModule, AuditModule, RidesModule, PricingModule, PaymentsModule],
-  controllers: [DriversController, DriverDocumentsController, AdminDriversController],
+  controllers: [DriversController, DriverDocumentsController, AdminDriversController, AdminLiveController],
   providers: [
     DriversRepository,
     DriverMatchingService,
@@ -34,6 +36,7 @@ import { RedisLivePositionStore } from './redis-live-positions';
     DriverRidesService,
     DriverDocumentsRepository,
     DriverDocumentsService,
+    LiveViewService,
     {
       // One instance sees every heartbeat without Redis; with it, every instance shares one store.
       provide: LivePositionStore,
