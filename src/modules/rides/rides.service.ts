@@ -8,7 +8,9 @@ import { DriverRideCache, DriverRideRef } from './read-models/driver-ride.cache'
 export type { DriverRideRef };
 import { BidsRepository } from './bids/bids.repository';
 import { RidePaymentsRepository } from './read-models/ride-payments.repository';
-import { NearbyQuery, RidesRepository } from './read-models/rides.repository';
+import { RidesRepository } from './read-models/rides.repository';
+import type { NearbyQuery } from './read-models/open-requests/nearby-page';
+import { NearbyPages } from './read-models/open-requests/nearby-pages';
 import { RideWritesRepository } from './transitions/ride-writes.repository';
 import { CachedRide, RideViewCache } from './read-models/ride-view.cache';
 import { OpenRequestsIndex } from './read-models/open-requests/open-requests.index';
@@ -80,6 +82,7 @@ export class RidesService implements SurgeDemandPort {
     private readonly payments: RidePaymentsRepository,
     private readonly rideViews: RideViewCache,
     private readonly openRequests: OpenRequestsIndex,
+    private readonly nearbyPages: NearbyPages,
   ) {}
 
   /**
@@ -148,13 +151,10 @@ export class RidesService implements SurgeDemandPort {
 
   /**
    * Requested rides near a point, nearest first, each with distance_km (2 decimals), as the
-   * serialised JSON array GET /driver/rides/nearby answers: from this instance's open-requests index
-   * (a concatenation of pre-serialised rides), or, while the index is still loading at start-up, from
-   * the database's one indexed query (see nearbySql), which gives the same page.
+   * serialised JSON array GET /driver/rides/nearby answers; built in NearbyPages.
    */
   findRequestedNearBody(query: NearbyQuery): NearbyPage | Promise<NearbyPage> {
-    // No promise when the index answers: each one costs the hot route microtask turns.
-    return this.openRequests.nearbyBody(query) ?? this.rides.findRequestedNearJson(query);
+    return this.nearbyPages.page(query);
   }
 
   /**

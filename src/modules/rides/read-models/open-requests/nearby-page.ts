@@ -1,0 +1,67 @@
+import type { GeoPoint } from '../../../../common/events/domain-events';
+import { haversineKm } from '../../../../common/geo';
+
+/** What a nearby page asks for: the point, the radius, the category (null: any), at most `limit` rides. */
+export interface NearbyQuery {
+  latitude: number;
+  longitude: number;
+  radiusKm: number;
+  /** null: every category. */
+  vehicleCategoryId: number | null;
+  limit: number;
+}
+
+/**
+ * Writes the JSON array GET /driver/rides/nearby answers from rides already in page order (nearest
+ * first by chord, then id): each ride's wire JSON without its closing brace, then its haversine
+ * `distance_km` to 2 decimals; a ride beyond the radius is left out. Both sources of rides (the
+ * open-requests index, and the database's rows while the index loads) go through this one writer,
+ * so the two cannot drift apart.
+ */
+export class NearbyPageWriter {
+  private readonly heads: string[] = [];
+  private readonly hundredths: number[] = [];
+
+  constructor(
+    private readonly point: GeoPoint,
+    private readonly radiusKm: number,
+  ) {}
+
+  /** Adds the ride unless its pickup lies beyond the radius; `head` is its JSON without the closing brace. */
+  add(head: string, pickup: GeoPoint): boolean {
+    const km = haversineKm(this.point, pickup);
+    if (km > this.radiusKm) return false;
+    this.heads.push(head);
+    this.hundredths.push(Math.floor(km * 100 + 0.5));
+    return true;
+  }
+
+  get count(): number {
+    return this.heads.length;
+  }
+
+  finish(): string {
+    const { heads, hundredths } = this;
+    let body = '[';
+    for (let i = 0; i < heads.length; i += 1) {
+      body += heads[i]!;
+      body += tailOf(hundredths[i]!, i < heads.length - 1);
+    }
+    return body + ']';
+  }
+}
+
+/** `,"distance_km":1.23}` (and with the comma before the next ride) by hundredths of a km, made once each: one string to join per ride, no number to format. */
+const TAILS: Array<[string, string] | undefined> = [];
+/** Made once up to this distance (about 1 MB at most; nearby's radius stops at 50 km); beyond, made each time. */
+const TAILS_UP_TO_KM = 100;
+
+function tailOf(hundredths: number, comma: boolean): string {
+  let tails = TAILS[hundredths];
+  if (!tails) {
+    const tail = JSON.parse(JSON.stringify(`,"distance_km":${hundredths / 100}}`)) as string; // flat: a template literal is a cons
+    tails = [tail, JSON.parse(JSON.stringify(`${tail},`)) as string];
+    if (hundredths <= 100 * TAILS_UP_TO_KM) TAILS[hundredths] = tails;
+  }
+  return tails[comma ? 1 : 0];
+}
