@@ -9,7 +9,7 @@ export type { DriverRideRef };
 import { BidsRepository } from './bids/bids.repository';
 import { RidePaymentsRepository } from './read-models/ride-payments.repository';
 import { RidesRepository } from './read-models/rides.repository';
-import type { NearbyQuery } from './read-models/open-requests/nearby-page';
+import type { NearbyPage, NearbyQuery } from './read-models/open-requests/nearby-page';
 import { NearbyPages } from './read-models/open-requests/nearby-pages';
 import { RideWritesRepository } from './transitions/ride-writes.repository';
 import { CachedRide, RideViewCache } from './read-models/ride-view.cache';
@@ -21,8 +21,7 @@ import { RideError } from './rides.errors';
 import { bidToJson } from './bids/bid-view';
 import { iso, rideToJson } from './read-models/ride-view';
 
-/** A nearby page as sent: the JSON array's text or its UTF-8 bytes, whichever the index builds. */
-export type NearbyPage = string | Buffer;
+export type { NearbyPage } from './read-models/open-requests/nearby-page';
 
 const isPartyTo = (ride: CachedRide, user: AuthenticatedUser): boolean => ride.passengerId === user.id || ride.driverId === user.id;
 
@@ -151,7 +150,7 @@ export class RidesService implements SurgeDemandPort {
 
   /**
    * Requested rides near a point, nearest first, each with distance_km (2 decimals), as the
-   * serialised JSON array GET /driver/rides/nearby answers; built in NearbyPages.
+   * JSON array GET /driver/rides/nearby answers (with its entity tag and gzip); built in NearbyPages.
    */
   findRequestedNearBody(query: NearbyQuery): NearbyPage | Promise<NearbyPage> {
     return this.nearbyPages.page(query);

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import type { GeoPoint } from '../../../../common/events/domain-events';
 import { haversineKm } from '../../../../common/geo';
 
@@ -9,6 +11,30 @@ export interface NearbyQuery {
   /** null: every category. */
   vehicleCategoryId: number | null;
   limit: number;
+}
+
+/**
+ * A nearby page as sent: its UTF-8 bytes, its entity tag (a hash of those bytes, so every instance
+ * gives the same page the same tag, and a page rebuilt unchanged keeps it), and the gzip of the
+ * bytes, made the first time a client asks for it and kept with the page. Weak (`W/`): the
+ * compressed and plain bodies are the same page.
+ */
+export class NearbyPage {
+  readonly etag: string;
+  private gzipped: Buffer | undefined;
+
+  constructor(readonly bytes: Buffer) {
+    this.etag = `W/"${createHash('sha1').update(this.bytes).digest('base64url')}"`;
+  }
+
+  gzip(): Buffer {
+    return (this.gzipped ??= gzipSync(this.bytes));
+  }
+
+  /** What the page holds in memory, about: the bytes and, once made, their gzip. */
+  get size(): number {
+    return this.bytes.length + (this.gzipped?.length ?? this.bytes.length >> 2) + 100;
+  }
 }
 
 /**

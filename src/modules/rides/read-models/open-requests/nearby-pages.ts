@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { rideToJson } from '../ride-view';
-import { NearbyPageWriter, NearbyQuery } from './nearby-page';
+import { NearbyPage, NearbyPageWriter, NearbyQuery } from './nearby-page';
+import { NearbyPageCache } from './nearby-page-cache';
 import { OpenRequestsIndex } from './open-requests.index';
 import { OpenRequestsRepository } from './open-requests.repository';
 
@@ -8,18 +9,24 @@ import { OpenRequestsRepository } from './open-requests.repository';
  * Where GET /driver/rides/nearby's page is built (drivers asks RidesService, which asks this).
  * The rides come from the open-requests index once it has loaded, and from the database's one
  * indexed query (OpenRequestsRepository.findNearest) in the seconds before; either way each ride is
- * its wire JSON (rideToJson) and the page is written by the one NearbyPageWriter.
+ * its wire JSON (rideToJson) and the page is written by the one NearbyPageWriter. From the index, a
+ * page is built once per change in its area and reused by every poll until then (NearbyPageCache).
  */
 @Injectable()
 export class NearbyPages {
+  private readonly cache: NearbyPageCache;
+
   constructor(
     private readonly index: OpenRequestsIndex,
     private readonly repository: OpenRequestsRepository,
-  ) {}
+  ) {
+    this.cache = new NearbyPageCache(index.areas);
+  }
 
-  /** The page's JSON text; without a promise when the index answers (each promise costs the hot route microtask turns). */
-  page(q: NearbyQuery): string | Promise<string> {
-    return this.index.nearbyBody(q) ?? this.fromDatabase(q);
+  /** The page; without a promise when the index answers (each promise costs the hot route microtask turns). */
+  page(q: NearbyQuery): NearbyPage | Promise<NearbyPage> {
+    if (!this.index.ready) return this.fromDatabase(q).then((body) => new NearbyPage(Buffer.from(body, 'utf8')));
+    return this.cache.get(q, () => this.index.nearby(q)!);
   }
 
   /** The page from the database's rows: before the index has loaded (and, in tests, the reference the index must equal). */

@@ -123,6 +123,10 @@ export class OpenRequestStore {
     return this.hot[slot * HOT + LONGITUDE]!;
   }
 
+  expiresAtMs(slot: number): number {
+    return this.hot[slot * HOT + EXPIRES]!;
+  }
+
   seq(slot: number): number {
     return this.hot[slot * HOT + SEQ]!;
   }

@@ -6,6 +6,7 @@ import { AppConfig } from '../../../../config/app-config';
 import { ASSIGNED_STATUSES, FINAL_STATUSES } from '../../ride-status';
 import { RIDE_TRANSITIONS } from '../../transitions/ride-transitions';
 import { rideToJson, RideView } from '../ride-view';
+import { AreaVersions } from './area-versions';
 import { NearbyPageWriter, NearbyQuery } from './nearby-page';
 import { OpenRequestsGrid } from './open-requests-grid';
 import { OpenRequest, OpenRequestStore } from './open-requests-store';
@@ -51,6 +52,8 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
   private readonly grid = new OpenRequestsGrid(0.01, this.store);
   private readonly coarse = new OpenRequestsGrid(0.05, this.store);
   private readonly tombstones = new Map<string, number>();
+  /** Which areas changed when: nearby pages are cached until theirs does. */
+  readonly areas = new AreaVersions();
   private seq = 0;
   private loaded = false;
   private running: Promise<unknown> | undefined;
@@ -92,14 +95,25 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
   /**
    * The nearby page as GET /driver/rides/nearby answers it (see NearbyPages): open, not expired, of
    * the category (null: any), nearest first by chord then id, at most `limit`, each with its
-   * haversine distance_km to 2 decimals, within the radius. undefined until the index is loaded.
+   * haversine distance_km to 2 decimals, within the radius; with the first moment one of its rides
+   * expires (when the page changes without an event). undefined until the index is loaded.
    */
-  nearbyBody(q: NearbyQuery): string | undefined {
+  nearby(q: NearbyQuery): { body: string; expiresAtMs: number } | undefined {
     if (!this.loaded) return undefined;
     const { slots } = this.gridFor(q.radiusKm).nearest(q, q.radiusKm, q.limit, { categoryId: q.vehicleCategoryId, openAtMs: Date.now() });
     const page = new NearbyPageWriter(q, q.radiusKm);
-    for (const slot of slots) page.add(this.store.head(slot), { latitude: this.store.latitude(slot), longitude: this.store.longitude(slot) });
-    return page.finish();
+    let expiresAtMs = Infinity;
+    for (const slot of slots) {
+      if (page.add(this.store.head(slot), { latitude: this.store.latitude(slot), longitude: this.store.longitude(slot) })) {
+        expiresAtMs = Math.min(expiresAtMs, this.store.expiresAtMs(slot));
+      }
+    }
+    return { body: page.finish(), expiresAtMs };
+  }
+
+  /** nearby()'s JSON text alone. */
+  nearbyBody(q: NearbyQuery): string | undefined {
+    return this.nearby(q)?.body;
   }
 
   /** Open, unexpired requests of the category whose pickup is within radiusKm of the point. */
@@ -230,7 +244,9 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
   /** Adds the request, or replaces the one with its id. */
   private put(request: OpenRequest): void {
     let slot = this.store.slotOf(request.id);
+    this.areas.changedAt(request.latitude, request.longitude);
     if (slot >= 0) {
+      this.areas.changedAt(this.store.latitude(slot), this.store.longitude(slot));
       this.grid.remove(slot);
       this.coarse.remove(slot);
       this.store.replace(slot, request);
@@ -242,6 +258,7 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
   private drop(id: string): void {
     const slot = this.store.slotOf(id);
     if (slot < 0) return;
+    this.areas.changedAt(this.store.latitude(slot), this.store.longitude(slot));
     this.grid.remove(slot);
     this.coarse.remove(slot);
     this.store.remove(slot);
