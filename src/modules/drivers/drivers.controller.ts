@@ -77,9 +77,8 @@ export class DriversController {
   })
   @ApiOkResponse({ type: LocationAcceptedResponseDto })
   @ApiBadRequestResponse({ type: ErrorResponseDto })
-  updateLocation(@CurrentUser() user: AuthenticatedUser, @Body() dto: UpdateLocationDto): LocationAcceptedView | Promise<LocationAcceptedView> {
-    const recorded = this.locations.record(user.id, dto);
-    return recorded instanceof Promise ? recorded.then(locationAcceptedToJson) : locationAcceptedToJson(recorded);
+  async updateLocation(@CurrentUser() user: AuthenticatedUser, @Body() dto: UpdateLocationDto): Promise<LocationAcceptedView> {
+    return locationAcceptedToJson(await this.locations.record(user.id, dto));
   }
 
   @Get('rides/nearby')

@@ -23,9 +23,8 @@ export class NearbyPages {
     this.cache = new NearbyPageCache(index.areas);
   }
 
-  /** The page; without a promise when the index answers (each promise costs the hot route microtask turns). */
-  page(q: NearbyQuery): NearbyPage | Promise<NearbyPage> {
-    if (!this.index.ready) return this.fromDatabase(q).then((body) => new NearbyPage(Buffer.from(body, 'utf8')));
+  async page(q: NearbyQuery): Promise<NearbyPage> {
+    if (!this.index.ready) return new NearbyPage(Buffer.from(await this.fromDatabase(q), 'utf8'));
     return this.cache.get(q, () => this.index.nearby(q)!);
   }
 
