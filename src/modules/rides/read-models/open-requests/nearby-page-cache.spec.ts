@@ -1,6 +1,6 @@
 import { AreaVersions } from './area-versions';
 import { NearbyPageCache } from './nearby-page-cache';
-import type { NearbyQuery } from './nearby-page';
+import { NearbyPageWriter, NearbyQuery, pieceHash } from './nearby-page';
 
 const Q: NearbyQuery = { latitude: 52.52, longitude: 13.405, radiusKm: 5, vehicleCategoryId: null, limit: 50 };
 
@@ -8,17 +8,20 @@ describe('NearbyPageCache', () => {
   function setup() {
     const areas = new AreaVersions();
     const cache = new NearbyPageCache(areas);
-    let body = '[]';
+    let ids: string[] = [];
     let expiresAtMs = Infinity;
     let builds = 0;
+    /** The page of the rides `ids`, all at the query's point. */
     const build = () => {
       builds += 1;
-      return { body, expiresAtMs };
+      const writer = new NearbyPageWriter(Q, Q.radiusKm);
+      for (const id of ids) writer.add(`{"id":"${id}"`, pieceHash(`{"id":"${id}"`), Q);
+      return { writer, expiresAtMs };
     };
     return {
       areas,
       get: (q: NearbyQuery = Q, nowMs = 0) => cache.get(q, build, nowMs),
-      set: (next: string, expires = Infinity) => ((body = next), (expiresAtMs = expires)),
+      set: (next: string[], expires = Infinity) => ((ids = next), (expiresAtMs = expires)),
       builds: () => builds,
     };
   }
@@ -31,11 +34,11 @@ describe('NearbyPageCache', () => {
     s.areas.changedAt(40.4, -3.7); // Madrid: not this page's area
     expect(s.get()).toBe(first);
     expect(s.builds()).toBe(1);
-    s.set('[{"id":"a","distance_km":1}]');
+    s.set(['a']);
     s.areas.changedAt(52.53, 13.41);
     const second = s.get();
     expect(s.builds()).toBe(2);
-    expect(second.bytes.toString()).toBe('[{"id":"a","distance_km":1}]');
+    expect(second.bytes.toString()).toBe('[{"id":"a","distance_km":0}]');
     expect(second.etag).not.toBe(first.etag);
     expect(s.get()).toBe(second);
   });
@@ -48,17 +51,23 @@ describe('NearbyPageCache', () => {
     expect(s.get()).toBe(first);
     expect(first.gzip()).toBe(gzip);
     expect(s.builds()).toBe(2);
-    // Another query with the same rides: another entry, the same tag.
+    // Another query with the same rides: another entry, the same tag; other rides, another tag.
     expect(s.get({ ...Q, radiusKm: 6 }).etag).toBe(first.etag);
+    s.set(['a', 'b']);
+    s.areas.changedAt(52.52, 13.405);
+    const two = s.get();
+    s.set(['b', 'a']);
+    s.areas.changedAt(52.52, 13.405);
+    expect(s.get().etag).not.toBe(two.etag);
   });
 
   it('rebuilds once one of the page’s rides has expired, without any event', () => {
     const s = setup();
-    s.set('[{"id":"a","distance_km":1}]', 1000);
+    s.set(['a'], 1000);
     s.get(Q, 0);
     expect(s.get(Q, 999)).toBeDefined();
     expect(s.builds()).toBe(1);
-    s.set('[]');
+    s.set([]);
     expect(s.get(Q, 1000).bytes.toString()).toBe('[]');
     expect(s.builds()).toBe(2);
   });

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { AreaVersions } from './area-versions';
-import { NearbyPage, NearbyQuery } from './nearby-page';
+import { NearbyPage, NearbyPageWriter, NearbyQuery } from './nearby-page';
 
 interface CachedPage {
   page: NearbyPage;
@@ -25,15 +25,15 @@ export class NearbyPageCache {
   constructor(private readonly areas: AreaVersions) {}
 
   /** The current page for the query, from `build` only when the cached one (if any) is out of date. */
-  get(q: NearbyQuery, build: () => { body: string; expiresAtMs: number }, nowMs = Date.now()): NearbyPage {
+  get(q: NearbyQuery, build: () => { writer: NearbyPageWriter; expiresAtMs: number }, nowMs = Date.now()): NearbyPage {
     const key = `${q.latitude},${q.longitude},${q.radiusKm},${q.vehicleCategoryId},${q.limit}`;
     const cached = this.pages.get(key);
     if (cached && cached.expiresAtMs > nowMs && !this.areas.changedSince(q, q.radiusKm, cached.version)) return cached.page;
     const version = this.areas.version;
-    const { body, expiresAtMs } = build();
-    // A page whose text did not change keeps its object (and the gzip already made of it).
-    const bytes = Buffer.from(body, 'utf8');
-    const page = cached?.page.bytes.equals(bytes) ? cached.page : new NearbyPage(bytes);
+    const { writer, expiresAtMs } = build();
+    // A page whose rides and distances did not change keeps its object (its bytes, and the gzip already made of them).
+    const etag = writer.etag();
+    const page = cached?.page.etag === etag ? cached.page : new NearbyPage(Buffer.from(writer.finish(), 'utf8'), etag);
     this.pages.set(key, { page, version, expiresAtMs });
     return page;
   }

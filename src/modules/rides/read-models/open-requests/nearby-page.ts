@@ -14,18 +14,26 @@ export interface NearbyQuery {
 }
 
 /**
- * A nearby page as sent: its UTF-8 bytes, its entity tag (a hash of those bytes, so every instance
- * gives the same page the same tag, and a page rebuilt unchanged keeps it), and the gzip of the
- * bytes, made the first time a client asks for it and kept with the page. Weak (`W/`): the
- * compressed and plain bodies are the same page.
+ * 48 bits of the SHA-1 of a ride's JSON (without its closing brace), made once per ride change: a
+ * page's tag hashes these and the distances instead of the page's 66 KB on every build.
+ */
+export function pieceHash(head: string): number {
+  return createHash('sha1').update(head, 'utf8').digest().readUIntBE(0, 6);
+}
+
+/**
+ * A nearby page as sent: its UTF-8 bytes, its entity tag, and the gzip of the bytes, made the first
+ * time a client asks for it and kept with the page. The tag is a hash of what the bytes are made of
+ * (each ride's pieceHash and distance), so every instance gives the same page the same tag and a page
+ * rebuilt unchanged keeps it. Weak (`W/`): the compressed and plain bodies are the same page.
  */
 export class NearbyPage {
-  readonly etag: string;
   private gzipped: Buffer | undefined;
 
-  constructor(readonly bytes: Buffer) {
-    this.etag = `W/"${createHash('sha1').update(this.bytes).digest('base64url')}"`;
-  }
+  constructor(
+    readonly bytes: Buffer,
+    readonly etag: string,
+  ) {}
 
   gzip(): Buffer {
     return (this.gzipped ??= gzipSync(this.bytes));
@@ -47,17 +55,19 @@ export class NearbyPage {
 export class NearbyPageWriter {
   private readonly heads: string[] = [];
   private readonly hundredths: number[] = [];
+  private readonly hashes: number[] = [];
 
   constructor(
     private readonly point: GeoPoint,
     private readonly radiusKm: number,
   ) {}
 
-  /** Adds the ride unless its pickup lies beyond the radius; `head` is its JSON without the closing brace. */
-  add(head: string, pickup: GeoPoint): boolean {
+  /** Adds the ride unless its pickup lies beyond the radius; `head` is its JSON without the closing brace, `hash` its pieceHash. */
+  add(head: string, hash: number, pickup: GeoPoint): boolean {
     const km = haversineKm(this.point, pickup);
     if (km > this.radiusKm) return false;
     this.heads.push(head);
+    this.hashes.push(hash);
     this.hundredths.push(Math.floor(km * 100 + 0.5));
     return true;
   }
@@ -74,6 +84,21 @@ export class NearbyPageWriter {
       body += tailOf(hundredths[i]!, i < heads.length - 1);
     }
     return body + ']';
+  }
+
+  /** The page's entity tag: the rides' hashes and distances, in order (16 bytes a ride to hash, not 1.3 KB). */
+  etag(): string {
+    const parts = new Float64Array(this.heads.length * 2);
+    for (let i = 0; i < this.heads.length; i += 1) {
+      parts[2 * i] = this.hashes[i]!;
+      parts[2 * i + 1] = this.hundredths[i]!;
+    }
+    return `W/"${createHash('sha1').update(parts).digest('base64url')}"`;
+  }
+
+  /** The page as sent. */
+  page(): NearbyPage {
+    return new NearbyPage(Buffer.from(this.finish(), 'utf8'), this.etag());
   }
 }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { rideToJson } from '../ride-view';
-import { NearbyPage, NearbyPageWriter, NearbyQuery } from './nearby-page';
+import { NearbyPage, NearbyPageWriter, NearbyQuery, pieceHash } from './nearby-page';
 import { NearbyPageCache } from './nearby-page-cache';
 import { OpenRequestsIndex } from './open-requests.index';
 import { OpenRequestsRepository } from './open-requests.repository';
@@ -24,17 +24,22 @@ export class NearbyPages {
   }
 
   async page(q: NearbyQuery): Promise<NearbyPage> {
-    if (!this.index.ready) return new NearbyPage(Buffer.from(await this.fromDatabase(q), 'utf8'));
+    if (!this.index.ready) return (await this.writerFromDatabase(q)).page();
     return this.cache.get(q, () => this.index.nearby(q)!);
   }
 
   /** The page from the database's rows: before the index has loaded (and, in tests, the reference the index must equal). */
   async fromDatabase(q: NearbyQuery): Promise<string> {
-    const page = new NearbyPageWriter(q, q.radiusKm);
+    return (await this.writerFromDatabase(q)).finish();
+  }
+
+  private async writerFromDatabase(q: NearbyQuery): Promise<NearbyPageWriter> {
+    const writer = new NearbyPageWriter(q, q.radiusKm);
     for (const row of await this.repository.findNearest(q)) {
       const ride = rideToJson(row);
-      page.add(JSON.stringify(ride).slice(0, -1), ride.pickup);
+      const head = JSON.stringify(ride).slice(0, -1);
+      writer.add(head, pieceHash(head), ride.pickup);
     }
-    return page.finish();
+    return writer;
   }
 }

@@ -98,22 +98,22 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
    * haversine distance_km to 2 decimals, within the radius; with the first moment one of its rides
    * expires (when the page changes without an event). undefined until the index is loaded.
    */
-  nearby(q: NearbyQuery): { body: string; expiresAtMs: number } | undefined {
+  nearby(q: NearbyQuery): { writer: NearbyPageWriter; expiresAtMs: number } | undefined {
     if (!this.loaded) return undefined;
     const { slots } = this.gridFor(q.radiusKm).nearest(q, q.radiusKm, q.limit, { categoryId: q.vehicleCategoryId, openAtMs: Date.now() });
-    const page = new NearbyPageWriter(q, q.radiusKm);
+    const writer = new NearbyPageWriter(q, q.radiusKm);
     let expiresAtMs = Infinity;
     for (const slot of slots) {
-      if (page.add(this.store.head(slot), { latitude: this.store.latitude(slot), longitude: this.store.longitude(slot) })) {
+      if (writer.add(this.store.head(slot), this.store.hash(slot), { latitude: this.store.latitude(slot), longitude: this.store.longitude(slot) })) {
         expiresAtMs = Math.min(expiresAtMs, this.store.expiresAtMs(slot));
       }
     }
-    return { body: page.finish(), expiresAtMs };
+    return { writer, expiresAtMs };
   }
 
   /** nearby()'s JSON text alone. */
   nearbyBody(q: NearbyQuery): string | undefined {
-    return this.nearby(q)?.body;
+    return this.nearby(q)?.writer.finish();
   }
 
   /** Open, unexpired requests of the category whose pickup is within radiusKm of the point. */
