@@ -24,7 +24,7 @@ describe('nearby: ETag, 304 and gzip', () => {
   let t: TestApp;
   let driver: TestUser;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ env: { METRICS_TOKEN: 'nearby-metrics' } });
     await waitFor('the open-requests index loaded', () => t.get(OpenRequestsIndex).ready);
     driver = await onlineDriver(t);
   });
@@ -84,6 +84,13 @@ describe('nearby: ETag, 304 and gzip', () => {
     expect(removed.json()).toEqual([]);
     // The empty page again: the same bytes, the same tag as at first.
     expect(removed.headers.etag).toBe(emptyTag);
+  });
+
+  it('says on /metrics whether nearby comes from memory: open_requests_in_memory is the index size once loaded', async () => {
+    const res = await t.request({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer nearby-metrics' } });
+    const size = Number(/^open_requests_in_memory (-?\d+)$/m.exec(res.body)?.[1]);
+    expect(size).toBe(t.get(OpenRequestsIndex).size);
+    expect(size).toBeGreaterThanOrEqual(0);
   });
 
   it('sends gzip when Accept-Encoding allows it, which decodes to the same bytes as the plain page', async () => {

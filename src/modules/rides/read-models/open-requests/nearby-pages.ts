@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { Gauge } from 'prom-client';
+import { Metrics } from '../../../../common/metrics/metrics';
 import { rideToJson } from '../ride-view';
 import { NearbyPage, NearbyPageWriter, NearbyQuery, pieceHash } from './nearby-page';
 import { NearbyPageCache } from './nearby-page-cache';
@@ -19,8 +21,18 @@ export class NearbyPages {
   constructor(
     private readonly index: OpenRequestsIndex,
     private readonly repository: OpenRequestsRepository,
+    metrics: Metrics,
   ) {
     this.cache = new NearbyPageCache(index.areas);
+    // The pages from the database and from memory are the same bytes: this says which one answers.
+    new Gauge({
+      name: 'open_requests_in_memory',
+      help: "Open requests in this instance's index, -1 until its start-up load is done (nearby is answered from the database until then)",
+      registers: [metrics.registry],
+      collect() {
+        this.set(index.ready ? index.size : -1);
+      },
+    });
   }
 
   async page(q: NearbyQuery): Promise<NearbyPage> {
