@@ -68,6 +68,31 @@ describe('CellGrid', () => {
     }
   });
 
+  it('visits, once each, the cell of every point in a box, and stops when told', () => {
+    const grid = new CellGrid(0.02);
+    const next = random(7);
+    for (let i = 0; i < 30; i += 1) {
+      const minLatitude = next() * 170 - 85;
+      const minLongitude = next() * 350 - 180;
+      const box = { minLatitude, minLongitude, maxLatitude: minLatitude + next() * 0.5, maxLongitude: Math.min(180, minLongitude + next() * 0.5) };
+      const cells = new Set<number>();
+      grid.forEachCellInBox(box, (cell) => {
+        expect(cells.has(cell)).toBe(false);
+        cells.add(cell);
+        return true;
+      });
+      expect(grid.countCellsInBox(box)).toBe(cells.size);
+      for (let k = 0; k < 50; k += 1) {
+        const latitude = box.minLatitude + next() * (box.maxLatitude - box.minLatitude);
+        const longitude = box.minLongitude + next() * (box.maxLongitude - box.minLongitude);
+        expect(cells.has(grid.cellOf(latitude, longitude))).toBe(true);
+      }
+      let visits = 0;
+      grid.forEachCellInBox(box, () => (visits += 1) < 2);
+      expect(visits).toBe(Math.min(2, cells.size));
+    }
+  });
+
   it('keeps a search small: a 5 km radius visits tens of 1 km cells, not the row', () => {
     const grid = new CellGrid(0.01);
     const visited = grid.forEachCellWithin({ latitude: 52.52, longitude: 13.405 }, 5, () => undefined);

@@ -1,5 +1,5 @@
 import type { GeoPoint } from './events/domain-events';
-import { EARTH_RADIUS_KM } from './geo';
+import { EARTH_RADIUS_KM, GeoBox } from './geo';
 
 const RAD = Math.PI / 180;
 /** Cell keys stay small integers (below 2^30, V8 Smis: no boxed doubles to hash): 18,000 rows × 40,000 ≥ 36,000 columns. */
@@ -101,6 +101,29 @@ export class CellGrid {
       count += Math.min(n, Math.floor(((2 * spanDeg) / 360) * n) + 2);
     }
     return count;
+  }
+
+  /** How many cells the box covers (to choose a walk over every occupied cell instead). */
+  countCellsInBox(box: GeoBox): number {
+    let count = 0;
+    for (let row = this.rowOf(box.minLatitude); row <= this.rowOf(box.maxLatitude); row += 1) {
+      count += this.colWithin(row, box.maxLongitude) - this.colWithin(row, box.minLongitude) + 1;
+    }
+    return count;
+  }
+
+  /** Calls `visit` for every cell the box covers (west to east, no wrap across 180°), until it returns false. */
+  forEachCellInBox(box: GeoBox, visit: (cell: number) => boolean): void {
+    for (let row = this.rowOf(box.minLatitude); row <= this.rowOf(box.maxLatitude); row += 1) {
+      const to = this.colWithin(row, box.maxLongitude);
+      for (let col = this.colWithin(row, box.minLongitude); col <= to; col += 1) if (!visit(row * KEY_STRIDE + col)) return;
+    }
+  }
+
+  /** The column of the row holding the longitude, without wrapping (180° is the last column). */
+  private colWithin(row: number, longitude: number): number {
+    const n = this.cols[row]!;
+    return Math.min(n - 1, Math.max(0, Math.floor(((longitude + 180) / 360) * n)));
   }
 
   private rowOf(latitude: number): number {

@@ -1,6 +1,6 @@
 import { CellGrid } from '../../../common/cell-grid';
 import type { GeoPoint } from '../../../common/events/domain-events';
-import { haversineKm } from '../../../common/geo';
+import { GeoBox, haversineKm, inBox } from '../../../common/geo';
 
 /** What the operator and the driver decided: only online, approved drivers are ever matched. */
 export interface DriverAvailability {
@@ -15,6 +15,16 @@ export interface HeardPosition {
   longitude: number;
   /** Epoch milliseconds of the heartbeat (the clock of the instance that answered it). */
   atMs: number;
+}
+
+/** A driver on the operators' live map: where and when last heard, the ride held, what they decided. */
+export interface LiveDriver {
+  driverId: number;
+  latitude: number;
+  longitude: number;
+  atMs: number;
+  rideId: string | undefined;
+  availability: DriverAvailability | undefined;
 }
 
 /** Who a search keeps: everyone the rules allow, or only those without a non-final ride (supply for surge). */
@@ -157,6 +167,32 @@ export class AvailableDrivers {
     let count = 0;
     this.visit(query, () => (count += 1));
     return count;
+  }
+
+  /**
+   * At most `limit` drivers heard since `heardSince` whose position lies in the box, whatever their
+   * availability (the operators' live view), in no particular order.
+   */
+  inBox(box: GeoBox, heardSince: number, limit: number): LiveDriver[] {
+    const found: LiveDriver[] = [];
+    const take = (members: Set<number>): boolean => {
+      for (const driverId of members) {
+        if (found.length >= limit) return false;
+        const e = this.entries.get(driverId);
+        if (!e || e.atMs < heardSince || !inBox(box, e.latitude, e.longitude)) continue;
+        found.push({ driverId, latitude: e.latitude, longitude: e.longitude, atMs: e.atMs, rideId: e.rideId, availability: e.availability });
+      }
+      return found.length < limit;
+    };
+    if (GRID.countCellsInBox(box) > this.cells.size) {
+      for (const members of this.cells.values()) if (!take(members)) break;
+      return found;
+    }
+    GRID.forEachCellInBox(box, (cell) => {
+      const members = this.cells.get(cell);
+      return !members || take(members);
+    });
+    return found;
   }
 
   private visit(query: NearQuery, found: (driverId: number) => void): void {

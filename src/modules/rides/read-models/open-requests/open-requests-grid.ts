@@ -1,5 +1,6 @@
 import { CellGrid, chordOfKm } from '../../../../common/cell-grid';
 import type { GeoPoint } from '../../../../common/events/domain-events';
+import { GeoBox, inBox } from '../../../../common/geo';
 import { CATEGORY, EXPIRES, HOT, OpenRequestStore, unitVector, X, Y, Z } from './open-requests-store';
 
 interface Cell {
@@ -124,6 +125,31 @@ export class OpenRequestsGrid {
       }
     }
     return n;
+  }
+
+  /**
+   * At most `limit` requests open at `openAtMs` whose pickup lies in the box, in no particular order
+   * (the operators' live view). Visits the cells the box covers, or every occupied cell when those
+   * are fewer (a box over a whole country).
+   */
+  inBox(box: GeoBox, limit: number, openAtMs: number): number[] {
+    const found: number[] = [];
+    const take = (cell: Cell): boolean => {
+      for (let i = 0; i < cell.n && found.length < limit; i += 1) {
+        const slot = cell.slots[i]!;
+        if (this.store.hot[slot * HOT + EXPIRES]! > openAtMs && inBox(box, this.store.latitude(slot), this.store.longitude(slot))) found.push(slot);
+      }
+      return found.length < limit;
+    };
+    if (this.grid.countCellsInBox(box) > this.cells.size) {
+      for (const cell of this.cells.values()) if (!take(cell)) break;
+      return found;
+    }
+    this.grid.forEachCellInBox(box, (key) => {
+      const cell = this.cells.get(key);
+      return !cell || take(cell);
+    });
+    return found;
   }
 
   /** Whether (chord, slot) comes before hit i: nearer, or as near with a smaller id. */
