@@ -36,13 +36,18 @@ export class NearbyPages {
   }
 
   async page(q: NearbyQuery): Promise<NearbyPage> {
-    if (!this.index.ready) return (await this.writerFromDatabase(q)).page();
+    if (!this.index.ready) return this.pageFromDatabase(q);
     return this.cache.get(q, () => this.index.nearby(q)!);
   }
 
   /** The page from the database's rows: before the index has loaded (and, in tests, the reference the index must equal). */
   async fromDatabase(q: NearbyQuery): Promise<string> {
     return (await this.writerFromDatabase(q)).finish();
+  }
+
+  /** fromDatabase's page as sent (with its tag: the index's page of the same rides has the same one). */
+  async pageFromDatabase(q: NearbyQuery): Promise<NearbyPage> {
+    return (await this.writerFromDatabase(q)).page();
   }
 
   private async writerFromDatabase(q: NearbyQuery): Promise<NearbyPageWriter> {
