@@ -27,6 +27,8 @@ const FACE = [
   '^src/modules/[^/]+/[^/]+\\.port\\.ts$',
   // The ride statuses and the SQL lists of them: every module that shows or waits on a ride.
   '^src/modules/rides/ride-status\\.ts$',
+  // Who may see which ride fields (the start PIN is the passenger's): whoever hands a ride on (realtime, safety).
+  '^src/modules/rides/ride-audience\\.ts$',
   // The stored estimate and its read model: rides store and embed it, its request DTOs use RIDE_TYPES.
   '^src/modules/pricing/fare-estimate\\.ts$',
   // How phones and e-mails are normalised: auth signs in with them.

@@ -13,6 +13,7 @@ import { RideShareLinks1763800014010 } from './1763800014010-ride-share-links';
 import { CreateRideMessages1763800015000 } from './1763800015000-create-ride-messages';
 import { CreatePayments1763800017000 } from './1763800017000-create-payments';
 import { OperatorsAndAudit1763800018000 } from './1763800018000-operators-and-audit';
+import { RidePin1763900300000 } from './1763900300000-ride-pin';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   CreateRideMessages1763800015000,
   CreatePayments1763800017000,
   OperatorsAndAudit1763800018000,
+  RidePin1763900300000,
 ];

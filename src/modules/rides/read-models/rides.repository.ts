@@ -6,7 +6,7 @@ import type { Pool } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { sqlHaversineKm } from '../../../common/geo';
 import { jsonShapeSql, ObjectSpec } from '../../../common/database/json-shape';
-import { RIDE_SHAPE, RIDE_VIEW_COLUMNS, RIDE_VIEW_FROM, RideView, RideViewRow } from './ride-view';
+import { RIDE_PUBLIC_COLUMNS, RIDE_SHAPE, RIDE_VIEW_COLUMNS, RIDE_VIEW_FROM, RideView, RideViewRow } from './ride-view';
 
 const LIVE = sqlStatusList(LIVE_STATUSES);
 const ASSIGNED = sqlStatusList(ASSIGNED_STATUSES);
@@ -228,7 +228,7 @@ export function nearbySql(q: NearbyQuery): { sql: string; params: unknown[]; nam
   }
   const distance = sqlHaversineKm('$1::float8', '$2::float8', 'r.pickup_latitude', 'r.pickup_longitude');
   const sql = `SELECT * FROM (
-       SELECT ${RIDE_VIEW_COLUMNS}, ${distance} AS distance_km, r.chord
+       SELECT ${RIDE_PUBLIC_COLUMNS}, ${distance} AS distance_km, r.chord
          FROM (SELECT r.*, r.pickup_vec <-> ${POINT_VEC} AS chord
                  FROM rides r
                 WHERE ${OPEN_FOR_BIDS}${category}

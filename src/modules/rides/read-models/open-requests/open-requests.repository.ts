@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { sqlAllowing } from '../../transitions/ride-transitions';
-import { RIDE_VIEW_COLUMNS, RIDE_VIEW_FROM, RideViewRow } from '../ride-view';
+import { RIDE_PUBLIC_COLUMNS, RIDE_VIEW_FROM, RideViewRow } from '../ride-view';
 
 /** Rides a driver may bid on (the table's `bid` row): exactly what the index holds, and what nearby lists. */
 const OPEN_FOR_BIDS = sqlAllowing('bid', 'other', 'r');
@@ -17,7 +17,7 @@ export type OpenRequestRow = RideViewRow & { fp: number };
  */
 function openViews(where: string): string {
   return `SELECT v.*, (hash_record_extended(v, 0) >> 11)::float8 AS fp
-            FROM (SELECT ${RIDE_VIEW_COLUMNS} ${RIDE_VIEW_FROM} WHERE ${OPEN_FOR_BIDS} ${where}) v`;
+            FROM (SELECT ${RIDE_PUBLIC_COLUMNS} ${RIDE_VIEW_FROM} WHERE ${OPEN_FOR_BIDS} ${where}) v`;
 }
 
 /** The open-requests index's reads: the start-up load, reconciliation's fingerprints and re-reads. */
