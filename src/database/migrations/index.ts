@@ -14,6 +14,7 @@ import { CreateRideMessages1763800015000 } from './1763800015000-create-ride-mes
 import { CreatePayments1763800017000 } from './1763800017000-create-payments';
 import { OperatorsAndAudit1763800018000 } from './1763800018000-operators-and-audit';
 import { RidePin1763900300000 } from './1763900300000-ride-pin';
+import { EmergencyContacts1763900300100 } from './1763900300100-emergency-contacts';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   CreatePayments1763800017000,
   OperatorsAndAudit1763800018000,
   RidePin1763900300000,
+  EmergencyContacts1763900300100,
 ];

@@ -13,6 +13,8 @@ import { AdminOperatorsController } from './admin-operators.controller';
 import { OperatorAccountsRepository } from './operator-accounts.repository';
 import { OperatorAccountsService } from './operator-accounts.service';
 import { UsersController } from './users.controller';
+import { EmergencyContactsController } from './emergency-contacts.controller';
+import { EmergencyContactsService } from './emergency-contacts.service';
 import { SessionsRepository } from './sign-in/sessions.repository';
 import { SignInRepository } from './sign-in/sign-in.repository';
 import { UserSignInService } from './user-sign-in.service';
@@ -21,10 +23,11 @@ import { UsersService } from './users.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity]), AuditModule, WalletsModule, DriversModule, RidesModule],
-  controllers: [UsersController, AdminOperatorsController],
+  controllers: [UsersController, EmergencyContactsController, AdminOperatorsController],
   providers: [
     UsersRepository,
     UsersService,
+    EmergencyContactsService,
     SignInRepository,
     SessionsRepository,
     UserSignInService,
@@ -34,6 +37,6 @@ import { UsersService } from './users.service';
     UploadsRoute,
     { provide: FileStorage, useClass: LocalFileStorage },
   ],
-  exports: [UsersService, UserSignInService, OperatorAccountsService],
+  exports: [UsersService, UserSignInService, OperatorAccountsService, EmergencyContactsService],
 })
 export class UsersModule {}

@@ -95,6 +95,18 @@ export class UsersRepository {
     return rows[0]?.ride_pin ?? 'off';
   }
 
+  /** The user's emergency contacts and first name (an SOS signs with it); undefined for no such user. */
+  async findEmergencyContacts(id: number): Promise<{ firstName: string | null; contacts: Array<{ name: string; phone: string }> } | undefined> {
+    const rows = await this.m().query(`SELECT first_name, emergency_contacts FROM users WHERE id = $1`, [id]);
+    return rows[0] && { firstName: rows[0].first_name, contacts: rows[0].emergency_contacts };
+  }
+
+  /** Replaces the list whole; false for no such user. */
+  async setEmergencyContacts(id: number, contacts: Array<{ name: string; phone: string }>): Promise<boolean> {
+    const rows = rowsOf(await this.m().query(`UPDATE users SET emergency_contacts = $2::jsonb, updated_at = now() WHERE id = $1 RETURNING id`, [id, JSON.stringify(contacts)]));
+    return rows.length > 0;
+  }
+
   async lockById(id: number, manager: EntityManager): Promise<{ id: number; email: string | null; profile_picture: string | null } | undefined> {
     const rows = await manager.query(`SELECT id, email, profile_picture FROM users WHERE id = $1 FOR UPDATE`, [id]);
     return rows[0];
