@@ -151,8 +151,12 @@ describe('start PIN', () => {
       expect(shared.body).not.toContain(pin!);
       expect(shared.json().start_pin ?? null).toBeNull();
       const operator = await createOperator(t, 'admin');
-      const asOperator = await t.request({ method: 'GET', url: `/api/v1/rides/${ride.id}`, token: operator.accessToken });
-      expect(asOperator.body).not.toContain(`"start_pin":"${pin}"`);
+      const asOperator = await t.request({ method: 'GET', url: `/api/v1/admin/rides/${ride.id}`, token: operator.accessToken });
+      expect(asOperator.statusCode).toBe(200);
+      expect(asOperator.json().start_pin).toBeNull();
+      const operatorList = await t.request({ method: 'GET', url: `/api/v1/admin/rides?passenger_id=${passenger.id}`, token: operator.accessToken });
+      expect(operatorList.statusCode).toBe(200);
+      expect(operatorList.json().items.map((r: RideView) => [r.id, r.start_pin])).toEqual([[ride.id, null]]);
     });
 
     it('in every event: the passenger’s copy has it, the driver’s and a losing bidder’s do not (snapshot on connect too)', async () => {

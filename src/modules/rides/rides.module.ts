@@ -1,7 +1,11 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RateLimitModule } from '../../common/rate-limit/rate-limit.module';
+import { AuditModule } from '../audit/audit.module';
 import { PricingModule } from '../pricing/pricing.module';
+import { AdminRidesController } from './admin/admin-rides.controller';
+import { AdminRidesRepository } from './admin/admin-rides.repository';
+import { AdminRidesService } from './admin/admin-rides.service';
 import { WalletsModule } from '../wallets/wallets.module';
 import { BidsController } from './bids/bids.controller';
 import { BidsRepository } from './bids/bids.repository';
@@ -56,8 +60,9 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     ]),
     WalletsModule,
     PricingModule,
+    AuditModule,
   ],
-  controllers: [RidesController, PassengerRidesController, BidsController, RideChatController, TipsController, RideRatingsController],
+  controllers: [RidesController, PassengerRidesController, BidsController, RideChatController, TipsController, RideRatingsController, AdminRidesController],
   providers: [
     // read models
     RidesRepository,
@@ -81,6 +86,9 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     RideChatService,
     RideDispatchJob,
     RideRatingsRepository,
+    // operators
+    AdminRidesRepository,
+    AdminRidesService,
   ],
   exports: [RidesService],
 })

@@ -10,6 +10,8 @@ import { LocalFileStorage } from './storage/local-file-storage';
 import { ProfilePictureService } from './storage/profile-picture.service';
 import { UploadsRoute } from './storage/uploads.route';
 import { AdminOperatorsController } from './admin-operators.controller';
+import { AdminUsersController } from './admin-users.controller';
+import { AdminUsersService } from './admin-users.service';
 import { OperatorAccountsRepository } from './operator-accounts.repository';
 import { OperatorAccountsService } from './operator-accounts.service';
 import { UsersController } from './users.controller';
@@ -23,7 +25,7 @@ import { UsersService } from './users.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity]), AuditModule, WalletsModule, DriversModule, RidesModule],
-  controllers: [UsersController, EmergencyContactsController, AdminOperatorsController],
+  controllers: [UsersController, EmergencyContactsController, AdminOperatorsController, AdminUsersController],
   providers: [
     UsersRepository,
     UsersService,
@@ -33,6 +35,7 @@ import { UsersService } from './users.service';
     UserSignInService,
     OperatorAccountsRepository,
     OperatorAccountsService,
+    AdminUsersService,
     ProfilePictureService,
     UploadsRoute,
     { provide: FileStorage, useClass: LocalFileStorage },

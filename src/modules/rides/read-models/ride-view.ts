@@ -10,7 +10,7 @@ export const RIDE_VIEW_FROM = `
   LEFT JOIN drivers dr ON dr.user_id = r.driver_id`;
 
 export const PAYMENT_METHODS = ['cash', 'wallet'] as const;
-export const CANCELLED_BY = ['passenger', 'driver'] as const;
+export const CANCELLED_BY = ['passenger', 'driver', 'operator'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export type CancelledBy = (typeof CANCELLED_BY)[number];
 

@@ -8,7 +8,7 @@ import type { RideStatus } from '../ride-status';
 import { RIDE_CLOCKS, RideClock, RideStamp, sqlAllowing, SweepCommandType, ruleOf } from './ride-transitions';
 
 export type { RideStatus };
-export type ActorRole = 'passenger' | 'driver' | 'system';
+export type ActorRole = 'passenger' | 'driver' | 'system' | 'operator';
 
 export interface NewRide {
   id: string;
@@ -60,7 +60,7 @@ export interface RideColumns {
   driver_id?: number;
   accepted_bid_id?: string;
   fare_minor?: number;
-  cancelled_by?: 'passenger' | 'driver';
+  cancelled_by?: 'passenger' | 'driver' | 'operator';
   cancel_reason?: string | null;
   start_pin?: string;
   /** expires_at becomes now() plus this (a dispatched ride's request starts its time to live). */

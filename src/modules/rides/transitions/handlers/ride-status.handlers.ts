@@ -79,10 +79,10 @@ export class CompleteRideHandler implements RideCommandHandler<'complete'> {
   }
 }
 
-/** `cancel`: who cancelled (the table lets only the passenger and the assigned driver) and why. */
+/** `cancel`: who cancelled (the table lets the passenger, the assigned driver and operators) and why. */
 export const CANCEL_HANDLER: RideCommandHandler<'cancel'> = {
   async run(ctx) {
-    const by: CancelledBy = ctx.party === 'driver' ? 'driver' : 'passenger';
+    const by: CancelledBy = ctx.party === 'driver' || ctx.party === 'operator' ? ctx.party : 'passenger';
     const reason = ctx.command.reason;
     await ctx.changeStatus({ cancelled_by: by, cancel_reason: reason }, reason);
     const ride = await ctx.view();
