@@ -12,7 +12,7 @@
  *
  * Which module writes which table is checked apart from imports: src/database/table-ownership.spec.ts.
  */
-const LAYERS = ['audit', 'wallets', 'payments', 'pricing', 'rides', 'drivers', 'trip-sharing', 'users', 'auth', 'realtime'];
+const LAYERS = ['audit', 'wallets', 'payments', 'pricing', 'rides', 'drivers', 'trip-sharing', 'users', 'safety', 'auth', 'realtime'];
 
 /**
  * A module's face, as paths. Each vocabulary file is named with why other modules need it: adding one

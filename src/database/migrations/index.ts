@@ -15,6 +15,7 @@ import { CreatePayments1763800017000 } from './1763800017000-create-payments';
 import { OperatorsAndAudit1763800018000 } from './1763800018000-operators-and-audit';
 import { RidePin1763900300000 } from './1763900300000-ride-pin';
 import { EmergencyContacts1763900300100 } from './1763900300100-emergency-contacts';
+import { SosAlerts1763900300200 } from './1763900300200-sos-alerts';
 import { OperatorRideCancel1763900600000 } from './1763900600000-operator-ride-cancel';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
@@ -36,5 +37,6 @@ export const MIGRATIONS = [
   OperatorsAndAudit1763800018000,
   RidePin1763900300000,
   EmergencyContacts1763900300100,
+  SosAlerts1763900300200,
   OperatorRideCancel1763900600000,
 ];

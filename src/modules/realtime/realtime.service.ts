@@ -9,7 +9,7 @@ import { rideViewFor } from '../rides/ride-audience';
 import type { RideResponseDto as RideView } from '../rides/dto/ride-response.dto';
 import { isFinalStatus } from '../rides/ride-status';
 import { ConnectionRegistry } from './connection-registry';
-import { isDriversNear, LIVE_ROUTES, LiveMessage, ROUTED_EVENTS, RoutedEvent, RoutedEventName } from './live-routes';
+import { isDriversNear, isOperators, LIVE_ROUTES, LiveMessage, ROUTED_EVENTS, RoutedEvent, RoutedEventName } from './live-routes';
 import { LocationThrottle } from './location-throttle';
 import { NearbyDriversPort } from './ports/nearby-drivers.port';
 import { PushChannel } from './push/push-channel';
@@ -29,7 +29,7 @@ function byAudience(message: LiveMessage): LiveMessage[] {
   const forOthers = rideViewFor(ride, null);
   if (forOthers === ride) return [message];
   const others = { ...message, data: { ...message.data, ride: forOthers } };
-  if (isDriversNear(message.to)) return [others];
+  if (!Array.isArray(message.to)) return [others];
   const passengerId = ride.passenger?.id ?? null;
   const toPassenger = message.to.filter((id) => id !== null && id === passengerId);
   const toOthers = message.to.filter((id) => id !== passengerId);
@@ -89,6 +89,10 @@ export class RealtimeService implements OnModuleInit, OnModuleDestroy {
   }
 
   private toSockets(message: LiveMessage): void {
+    if (isOperators(message.to)) {
+      this.registry.sendToUsers(this.registry.operatorIds(), rideEventFrame(message.type, message.rideId, message.data), message.type);
+      return;
+    }
     if (!isDriversNear(message.to)) {
       this.registry.sendToUsers(message.to, rideEventFrame(message.type, message.rideId, message.data), message.type);
       return;
@@ -105,6 +109,8 @@ export class RealtimeService implements OnModuleInit, OnModuleDestroy {
   /** Ids as routed, or the matcher's answer from memory, computed at most once per message on this instance. */
   private receivers(message: LiveMessage): readonly number[] {
     const to = message.to;
+    // Operators are reached on their sockets only: those connected here have a socket, so none is pushed.
+    if (isOperators(to)) return this.registry.operatorIds();
     if (!isDriversNear(to)) return to.filter((id): id is number => id !== null);
     let ids = this.lookups.get(message);
     if (!ids) {
