@@ -193,6 +193,13 @@ describe('OpenAPI examples', () => {
         await call('post', '/api/v1/admin/promo-codes', { code, discount_type: 'fixed', discount_value: 1, reason: 'An example to change' }, admin.accessToken);
         return call(m, p.replace('{code}', code), body, admin.accessToken);
       },
+      AdminUsersController_block: async (body, m, p) => call(m, p.replace('{id}', String((await createUser(t)).id)), body, admin.accessToken),
+      AdminUsersController_unblock: async (body, m, p) => call(m, p.replace('{id}', String((await createUser(t)).id)), body, admin.accessToken),
+      AdminDriversController_approve: async (body, m, p) => call(m, p.replace('{id}', String((await createUser(t, { role: 'driver', driverStatus: 'pending' })).id)), body, admin.accessToken),
+      AdminDriversController_reject: async (body, m, p) => call(m, p.replace('{id}', String((await createUser(t, { role: 'driver', driverStatus: 'pending' })).id)), body, admin.accessToken),
+      AdminDriversController_suspend: async (body, m, p) => call(m, p.replace('{id}', String((await createUser(t, { role: 'driver' })).id)), body, admin.accessToken),
+      AdminDriversController_reinstate: async (body, m, p) => call(m, p.replace('{id}', String((await createUser(t, { role: 'driver', driverStatus: 'suspended' })).id)), body, admin.accessToken),
+      AdminWalletsController_adjust: async (body, m, p) => call(m, p.replace('{user_id}', String((await createUser(t, { walletBalanceMinor: 100_000 })).id)), body, admin.accessToken),
       AdminOperatorsController_remove: async (body, m, p) => call(m, p.replace('{id}', String((await createOperator(t, 'support')).id)), body, admin.accessToken),
       // A completed ride per body: each side rates a ride once.
       RideRatingsController_rate: async (body, m, p) => {
@@ -273,8 +280,9 @@ describe('OpenAPI examples', () => {
     expect(misplaced).toEqual([]);
     // The walk reached them: ride (return_location, passenger, driver, estimate.promo) and the nearby
     // ride (the ride's three), the driver profile's last_location, me (wallet, driver), the active ride,
-    // the shared ride (driver, driver_location), the operators' ride with its history (the ride's three).
-    expect(objects).toBe(16);
+    // the shared ride (driver, driver_location), the operators' ride with its history (the ride's three),
+    // the operators' user (wallet, driver).
+    expect(objects).toBe(18);
   });
 
   it('the fields code generators typed as never null accept null under a strict reading', () => {

@@ -62,6 +62,14 @@ describe('operator permissions: one table, enforced on every admin route', () =>
         'GET /admin/users/:id read',
         'POST /admin/users/:id/block users.block',
         'POST /admin/users/:id/unblock users.block',
+        'GET /admin/drivers read',
+        'GET /admin/drivers/:id/documents read',
+        'GET /admin/documents/:id/file read',
+        'POST /admin/drivers/:id/approve drivers.manage',
+        'POST /admin/drivers/:id/reject drivers.manage',
+        'POST /admin/drivers/:id/suspend drivers.manage',
+        'POST /admin/drivers/:id/reinstate drivers.manage',
+        'POST /admin/wallets/:user_id/adjust wallets.adjust',
         'GET /admin/rides read',
         'GET /admin/rides/:ride_id read',
         'POST /admin/rides/:ride_id/cancel rides.cancel',
@@ -70,6 +78,7 @@ describe('operator permissions: one table, enforced on every admin route', () =>
         'PATCH /admin/promo-codes/:code promo_codes.write',
         'GET /admin/sos read',
         'POST /admin/sos/:id/resolve sos.resolve',
+        'GET /admin/live read',
       ]),
     );
     for (const route of adminRoutes) expect([route.name, route.action]).toEqual([route.name, expect.any(String)]);

@@ -1,19 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { MaybeAsync, maybeAsync } from '../../common/async/maybe-async';
+import { serialize, Serialized } from '../../common/http/serialized';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import { toMajor } from '../../common/money';
 import type { SurgeDemandPort } from '../pricing/surge-signals.port';
 import { DriverRideCache, DriverRideRef } from './read-models/driver-ride.cache';
 
-export type { DriverRideRef };
+export type { DriverRideRef, OpenRequestPin };
 import { BidsRepository } from './bids/bids.repository';
 import { RidePaymentsRepository } from './read-models/ride-payments.repository';
 import { NearbyQuery, RidesRepository } from './read-models/rides.repository';
 import { RideWritesRepository } from './transitions/ride-writes.repository';
 import { CachedRide, RideViewCache } from './read-models/ride-view.cache';
-import { OpenRequestsIndex } from './read-models/open-requests/open-requests.index';
+import { OpenRequestPin, OpenRequestsIndex } from './read-models/open-requests/open-requests.index';
 import type { GeoPoint } from '../../common/events/domain-events';
+import type { GeoBox } from '../../common/geo';
 import type { BidView } from './bids/bid-view';
 import type { PaymentMethod, RideView } from './read-models/ride-view';
 import { RideError } from './rides.errors';
@@ -26,9 +28,9 @@ export type NearbyPage = string | Buffer;
 const isPartyTo = (ride: CachedRide, user: AuthenticatedUser): boolean => ride.passengerId === user.id || ride.driverId === user.id;
 
 /** The cached ride's body for one of its parties, serialised once per audience. */
-function bodyFor(ride: CachedRide, user: AuthenticatedUser): string {
-  if (ride.passengerId === user.id) return (ride.body ??= JSON.stringify(ride.json));
-  return (ride.driverBody ??= JSON.stringify(rideViewFor(ride.json, user.id)));
+function bodyFor(ride: CachedRide, user: AuthenticatedUser): Serialized<RideView> {
+  if (ride.passengerId === user.id) return (ride.body ??= serialize(ride.json));
+  return (ride.driverBody ??= serialize(rideViewFor(ride.json, user.id)));
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -114,7 +116,7 @@ export class RidesService implements SurgeDemandPort {
    * Returns the JSON body already serialised: a cache hit then costs no JSON.stringify, and, read
    * by its passenger or driver (nearly every call), no promise either.
    */
-  getRideBodyFor(rideId: string, user: AuthenticatedUser): MaybeAsync<string> {
+  getRideBodyFor(rideId: string, user: AuthenticatedUser): MaybeAsync<Serialized<RideView>> {
     return maybeAsync(() => {
       // The cache holds lower-case UUIDs only, so an id found as sent needs no check or lower-casing.
       const asSent = this.rideViews.peek(rideId);
@@ -125,13 +127,13 @@ export class RidesService implements SurgeDemandPort {
     });
   }
 
-  private async rideBodyOnMiss(id: string, user: AuthenticatedUser, cached: CachedRide | undefined): Promise<string> {
+  private async rideBodyOnMiss(id: string, user: AuthenticatedUser, cached: CachedRide | undefined): Promise<Serialized<RideView>> {
     const ride = cached ?? (await this.rideViews.get(id));
     if (ride && isPartyTo(ride, user)) return bodyFor(ride, user);
     if (!ride) throw new RideError('RIDE_NOT_FOUND');
     const row = await this.rides.findViewVisibleTo(id, user.id);
     if (!row) throw new RideError('RIDE_NOT_FOUND');
-    return JSON.stringify(rideViewFor(rideToJson(row), user.id));
+    return serialize(rideViewFor(rideToJson(row), user.id));
   }
 
   /**
@@ -174,6 +176,11 @@ export class RidesService implements SurgeDemandPort {
    */
   countOpenRequestsNear(point: GeoPoint, radiusKm: number, vehicleCategoryId: number): number {
     return this.openRequests.countNear(point, radiusKm, vehicleCategoryId);
+  }
+
+  /** The operators' live view: at most `limit` open requests with their pickup in the box, from the open-requests index (no query). */
+  openRequestsIn(box: GeoBox, limit: number): OpenRequestPin[] {
+    return this.openRequests.openIn(box, limit);
   }
 
   /** The ride a driver is assigned to, from a cache kept right by the ride events (for the location heartbeat). */
