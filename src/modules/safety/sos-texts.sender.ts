@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { asDeliveryError } from '../../common/messaging/delivery-error';
+import { asDeliveryError, DeliveryError } from '../../common/messaging/delivery-error';
 import { SmsGateway } from '../../common/messaging/sms-gateway';
 import { AppConfig } from '../../config/app-config';
 import { TripSharingService } from '../trip-sharing/trip-sharing.service';
@@ -59,7 +59,8 @@ export class SosTextsSender implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async sendOne(text: { id: string; phone: string; attempts: number; ride_id: string; raised_by_user_id: number }): Promise<void> {
     try {
-      if (!this.gateway) throw new Error('No SMS channel is configured (SMS_PROVIDER)');
+      // Nothing to retry: the deployment has no SMS channel (operators see the texts failed).
+      if (!this.gateway) throw new DeliveryError('refused', 'No SMS channel is configured (SMS_PROVIDER)');
       const raiser = await this.contacts.findForAlert(text.raised_by_user_id);
       const link = await this.sharing.shareForAlert(text.ride_id);
       const name = raiser?.firstName?.trim() || 'Someone who listed you as an emergency contact';
