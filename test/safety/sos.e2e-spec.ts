@@ -136,6 +136,42 @@ describe('SOS', () => {
     expect(twilio.delivered().filter((r) => r.to === '+15551239077')).toHaveLength(1);
   });
 
+  it('with the SMS provider down the alert is still stored and announced; a number Twilio refuses is given up at its first refusal, not retried', async () => {
+    const passenger = await createUser(t, { firstName: 'Omar' });
+    await contacts(passenger, [{ name: 'Ann', phone: '+15551239081' }, { name: 'Bob', phone: '+15551239082' }]);
+    twilio.refusedNumbers.set('+15551239082', 21211);
+    const { rideId } = await acceptedRide(t, { passenger });
+    const watcher = await LiveClient.connect(t, operator.accessToken);
+    twilio.outage = 503;
+    try {
+      const res = await raise(passenger, rideId);
+      expect(res.statusCode).toBe(201);
+      expect((await watcher.next('sos_raised')).data!.sos).toEqual(res.json());
+      const textsOf = async () => (await adminList('open')).json().items.find((s: Json) => s.id === res.json().id).texts as Json[];
+      const tried = await waitFor('the first tries made', async () => {
+        const texts = await textsOf();
+        return texts.every((x) => x.attempts === 1 && x.last_error !== null) ? texts : undefined;
+      });
+      expect(tried.map((x) => [x.phone, x.status])).toEqual([
+        ['+15551239081', 'pending'],
+        ['+15551239082', 'pending'],
+      ]);
+      twilio.outage = undefined;
+      const settled = await waitFor('the retries settled', async () => {
+        const texts = await textsOf();
+        return texts.every((x) => x.status !== 'pending') ? texts : undefined;
+      });
+      expect(settled.map((x) => [x.phone, x.status, x.attempts])).toEqual([
+        ['+15551239081', 'sent', 2],
+        ['+15551239082', 'failed', 2],
+      ]);
+    } finally {
+      twilio.outage = undefined;
+      twilio.refusedNumbers.delete('+15551239082');
+      await watcher.close();
+    }
+  });
+
   it('operators list open and resolved alerts and resolve one once, audited; other roles and non-operators are refused', async () => {
     const { passenger, rideId } = await acceptedRide(t);
     const sos = (await raise(passenger, rideId)).json();
