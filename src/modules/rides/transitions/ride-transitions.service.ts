@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EventBus } from '../../../common/events/event-bus';
 import { BidsRepository } from '../bids/bids.repository';
 import { RidesRepository } from '../read-models/rides.repository';
-import { rideToJson, RideView } from '../read-models/ride-view';
+import { rideToJson, RideView, rideViewFor } from '../read-models/ride-view';
 import type { RideStatus } from '../ride-status';
 import { RideError } from '../rides.errors';
 import { isUuid } from '../rides.service';
@@ -58,17 +58,25 @@ export class RideTransitionsService {
     const handler: RideCommandHandler<K, unknown> | RideCreateHandler<K> = this.handlers.of(type);
     if ('validate' in handler) handler.validate?.(own);
     let event: PendingEvent | undefined;
+    let refusal: Error | undefined;
     const result = await this.writes.runInTransaction(async (tx) => {
       event = undefined;
+      refusal = undefined;
       const replay = await hooks.before?.(tx);
       if (replay) return replay as ResultOf<K>;
       const outcome = await this.applyIn(tx, rideId, type, handler, own, actor);
+      if ('refusal' in outcome) {
+        refusal = outcome.refusal;
+        return undefined;
+      }
       event = outcome.event as PendingEvent | undefined;
       await hooks.after?.(tx, outcome.result as RideView);
       return outcome.result;
     });
+    if (result === undefined) throw refusal ?? new Error(`${type} answered nothing`);
     if (event) this.events.publish(event.name, event.payload);
-    return result;
+    // The answer is the ride as its reader may see it (the passenger's fields only to the passenger).
+    return RIDE_RESULTS.has(type) && actor !== 'system' ? (rideViewFor(result as RideView, actor.id) as ResultOf<K>) : result;
   }
 
   /**
@@ -183,6 +191,9 @@ export class RideTransitionsService {
     return rideToJson(row);
   }
 }
+
+/** The commands whose answer is the ride (the others answer with the bid, the tip, the rating). */
+const RIDE_RESULTS: ReadonlySet<RideCommandType> = new Set<RideCommandType>(['book', 'schedule', 'accept', 'arrive', 'start', 'complete', 'cancel', 'raise_offer']);
 
 function stateOf(ride: LockedRide) {
   return { status: ride.status, past: ride.past };

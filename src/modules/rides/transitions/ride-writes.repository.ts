@@ -49,6 +49,9 @@ export interface LockedRide {
   estimated_fare_minor: number;
   offered_fare_minor: number | null;
   currency: string;
+  /** The PIN starting needs (CONTRACT §14), and the wrong tries so far. */
+  start_pin: string | null;
+  start_pin_failures: number;
   past: Partial<Record<RideClock, boolean>>;
 }
 
@@ -59,12 +62,13 @@ export interface RideColumns {
   fare_minor?: number;
   cancelled_by?: 'passenger' | 'driver' | 'operator';
   cancel_reason?: string | null;
+  start_pin?: string;
   /** expires_at becomes now() plus this (a dispatched ride's request starts its time to live). */
   expires_in_minutes?: number;
 }
 
 const LOCKED_COLUMNS = `id, status, passenger_id, driver_id, vehicle_category_id, payment_method, fare_minor,
-  estimated_fare_minor, offered_fare_minor, currency,
+  estimated_fare_minor, offered_fare_minor, currency, start_pin, start_pin_failures,
   json_build_object(${RIDE_CLOCKS.map((c) => `'${c}', ${c} <= now()`).join(', ')}) AS past`;
 
 export interface RideEventInput {
@@ -83,6 +87,7 @@ const COLUMN_SQL: Record<keyof RideColumns, (p: string) => string> = {
   fare_minor: (p) => `fare_minor = ${p}`,
   cancelled_by: (p) => `cancelled_by = ${p}`,
   cancel_reason: (p) => `cancel_reason = ${p}`,
+  start_pin: (p) => `start_pin = ${p}`,
   expires_in_minutes: (p) => `expires_at = now() + make_interval(mins => ${p}::int)`,
 };
 
@@ -167,6 +172,11 @@ export class RideWritesRepository {
   }
 
   /** The ride row, locked: exclusively, or shared by commands that may run side by side (bids). */
+  /** One more wrong start PIN on the locked ride. */
+  async countWrongPin(rideId: string, manager: EntityManager): Promise<void> {
+    await manager.query(`UPDATE rides SET start_pin_failures = start_pin_failures + 1 WHERE id = $1`, [rideId]);
+  }
+
   async lock(rideId: string, mode: 'update' | 'share', manager: EntityManager): Promise<LockedRide | undefined> {
     const rows: LockedRide[] = await manager.query(
       `SELECT ${LOCKED_COLUMNS} FROM rides WHERE id = $1 FOR ${mode === 'share' ? 'SHARE' : 'UPDATE'}`,

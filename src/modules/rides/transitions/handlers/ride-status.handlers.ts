@@ -4,6 +4,7 @@ import { AppConfig } from '../../../../config/app-config';
 import { WalletsService } from '../../../wallets/wallets.service';
 import type { CancelledBy } from '../../read-models/ride-view';
 import { RideError } from '../../rides.errors';
+import { MAX_WRONG_PINS, pinMatches } from '../start-pin';
 import type { ChangeContext, CommandOutcome, RideCommandHandler, RideSweepHandler } from '../ride-command';
 import { RideWritesRepository } from '../ride-writes.repository';
 
@@ -16,14 +17,35 @@ async function statusChanged<K extends StatusStep>(ctx: ChangeContext<K>): Promi
   return { result: ride, event: { name: 'ride.status_changed', payload } } as CommandOutcome<K>;
 }
 
-/** `arrive` and `start`: the status change and nothing else. */
-export function stepHandler<K extends 'arrive' | 'start'>(): RideCommandHandler<K> {
-  return {
-    async run(ctx) {
-      await ctx.changeStatus();
-      return statusChanged(ctx);
-    },
-  };
+/** `arrive`: the status change and nothing else. */
+export const ARRIVE_HANDLER: RideCommandHandler<'arrive'> = {
+  async run(ctx) {
+    await ctx.changeStatus();
+    return statusChanged(ctx);
+  },
+};
+
+/**
+ * `start`: a ride with a start PIN (CONTRACT §14) starts only with it, compared in constant time.
+ * A wrong or missing PIN is counted (the count commits with the refusal); once MAX_WRONG_PINS have
+ * been counted, the ride's PIN is refused outright, right or not.
+ */
+@Injectable()
+export class StartRideHandler implements RideCommandHandler<'start'> {
+  constructor(private readonly writes: RideWritesRepository) {}
+
+  async run(ctx: ChangeContext<'start'>): Promise<CommandOutcome<'start'>> {
+    const { ride, tx } = ctx;
+    if (ride.start_pin !== null) {
+      if (ride.start_pin_failures >= MAX_WRONG_PINS) return { refusal: new RideError('TOO_MANY_WRONG_PINS') };
+      if (!pinMatches(ride.start_pin, ctx.command.pin)) {
+        await this.writes.countWrongPin(ride.id, tx);
+        return { refusal: new RideError('WRONG_PIN') };
+      }
+    }
+    await ctx.changeStatus();
+    return statusChanged(ctx);
+  }
 }
 
 /** `complete`: the ride is paid in the same transaction. */
