@@ -202,6 +202,33 @@ describe('the operator console in headless Chromium', () => {
     });
   }, 120_000);
 
+  it('creates a promo code, reads a refusal for a bad one, and deactivates it, each with a reason', async () => {
+    const code = `CONSOLE${process.pid % 10_000}`;
+    await nav('Promo codes');
+    const create = page.locator('form[data-action=create-promo]');
+    const fill = async (value: string) => {
+      await create.locator('input[name=code]').fill(code.toLowerCase());
+      await create.locator('select[name=discount_type]').selectOption('percentage');
+      await create.locator('input[name=discount_value]').fill(value);
+      await create.locator('input[name=reason]').fill('Launch week');
+      await create.locator('button[type=submit]').click();
+    };
+    await fill('150');
+    await create.locator('.status.error').waitFor();
+    expect(await create.locator('.status').textContent()).toMatch(/\[400\]$/);
+    await fill('10');
+    const row = page.locator('#promos-list tbody tr', { hasText: code });
+    await row.waitFor();
+    expect((await row.locator('td').allTextContents()).slice(0, 2)).toEqual([code, '10 %']);
+    await row.locator('summary', { hasText: 'Deactivate' }).click();
+    await row.locator('input[name=reason]').fill('Budget spent');
+    await row.locator('button[type=submit]').click();
+    await page.locator('#promos-list tbody tr', { hasText: code }).filter({ hasText: 'inactive' }).waitFor();
+    expect(await t.db.query(`SELECT discount_value, is_active FROM promo_codes WHERE code = $1`, [code])).toEqual([
+      { discount_value: 10, is_active: false },
+    ]);
+  }, 120_000);
+
   it('a screen whose endpoint this server lacks says so instead of failing', async () => {
     const says = (selector: string, text: string) => page.locator(selector, { hasText: text }).waitFor();
     await nav('Drivers');
