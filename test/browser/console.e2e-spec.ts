@@ -1,58 +1,31 @@
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { DEV_CODE, freshEmail, signUp, startAuthApp } from '../auth/auth-helpers';
-import { launchChromium, type Browser } from '../support/chromium';
+import { freshEmail, signUp } from '../auth/auth-helpers';
 import { acceptedRide } from '../rides/ride-helpers';
 import { createOperator, createUser, type TestOperator } from '../support/factories';
 import type { TestApp } from '../support/test-app';
-
-const UI_TIMEOUT = 30_000;
+import { openConsole, type ConsoleSession } from './console-session';
 
 /**
  * The operator console (CONTRACT §13) as an operator uses it, in headless Chromium: every step goes
  * through the console's own forms and links, never the API behind it; the database is read only to
- * check what a step did. `UPDATE_SCREENSHOT=1` also rewrites docs/console.png (the README shows it).
+ * check what a step did. Drivers, their documents and the live map: console-drivers.e2e-spec.ts.
  */
 describe('the operator console in headless Chromium', () => {
+  let session: ConsoleSession;
   let t: TestApp;
-  let browser: Browser;
   let page: Page;
   let admin: TestOperator;
-  /** What the browser complained about: a CSP violation or a script error would land here. */
-  const complaints: string[] = [];
 
   beforeAll(async () => {
-    browser = await launchChromium();
-    t = await startAuthApp();
+    session = await openConsole();
+    ({ t, page } = session);
     admin = await createOperator(t, 'admin');
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    page.setDefaultTimeout(UI_TIMEOUT);
-    await page.setViewportSize({ width: 1280, height: 860 });
-    page.on('console', (message) => {
-      // A refused call is logged by Chromium as a failed resource; only script and policy errors count.
-      if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) complaints.push(message.text());
-    });
-    page.on('pageerror', (error) => complaints.push(error.message));
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => session?.close());
 
   const status = (form: string) => page.locator(`form${form} .status`);
-  const nav = (label: string) => page.locator('header.top nav a', { hasText: label }).click();
-
-  async function signIn(email: string): Promise<void> {
-    await page.goto(`${t.baseUrl}/console`);
-    // The tab keeps its session across page loads: a signed-in operator signs out first.
-    await page.locator('#send-code, #sign-out').first().waitFor();
-    if (await page.locator('#sign-out').count()) await page.locator('#sign-out').click();
-    await page.locator('#send-code input[name=email]').fill(email);
-    await page.locator('#send-code button[type=submit]').click();
-    // The app runs with the fixed development code, as every sign-in test reads it.
-    await page.locator('#verify-code input[name=otp]').fill(DEV_CODE);
-    await page.locator('#verify-code button[type=submit]').click();
-  }
+  const nav = (label: string) => session.nav(label);
+  const signIn = (email: string) => session.signIn(email);
 
   it('refuses a passenger who signs in: the console is for operators only', async () => {
     const email = freshEmail();
@@ -229,16 +202,6 @@ describe('the operator console in headless Chromium', () => {
     ]);
   }, 120_000);
 
-  it('a screen whose endpoint this server lacks says so instead of failing', async () => {
-    const says = (selector: string, text: string) => page.locator(selector, { hasText: text }).waitFor();
-    await nav('Drivers');
-    await says('#drivers-list .status.error', 'The drivers list is not available on this server yet.');
-    await nav('Live map');
-    await says('#live-summary', 'The live view is not available on this server yet.');
-    await nav('SOS alerts');
-    await says('#sos-list .status.error', 'The SOS list is not available on this server yet.');
-  }, 120_000);
-
   it('reloading keeps the session and the live socket (for alerts) reconnects; signing out ends it', async () => {
     await page.reload();
     await page.locator('header.top .who').waitFor();
@@ -250,13 +213,6 @@ describe('the operator console in headless Chromium', () => {
   }, 120_000);
 
   it('ran without a script error or a refused policy', () => {
-    expect(complaints).toEqual([]);
+    expect(session.complaints).toEqual([]);
   });
-
-  it('makes the README screenshot on request', async () => {
-    if (process.env.UPDATE_SCREENSHOT !== '1') return;
-    await nav('Operators');
-    await page.locator('#operators-list table').waitFor();
-    await page.screenshot({ path: join(__dirname, '..', '..', 'docs', 'console.png'), fullPage: false });
-  }, 60_000);
 });
