@@ -105,7 +105,7 @@ describe('the operator console in headless Chromium', () => {
     expect(await t.db.query(`SELECT 1 FROM users WHERE email = $1`, [hire])).toEqual([]);
   }, 120_000);
 
-  it('finds a user by e-mail, blocks and unblocks them with a reason', async () => {
+  it('finds a user by e-mail, blocks and unblocks them and credits their wallet, each with a reason', async () => {
     const passenger = await createUser(t);
     await signIn(admin.email);
     await nav('Users');
@@ -130,12 +130,24 @@ describe('the operator console in headless Chromium', () => {
     await unblock.locator('button[type=submit]').click();
     await card.locator('form[data-action=block-user]').waitFor();
     expect((await t.db.query(`SELECT is_blocked FROM users WHERE id = $1`, [passenger.id]))[0].is_blocked).toBe(false);
+
+    await card.locator('summary', { hasText: 'Adjust the wallet' }).click();
+    const adjust = card.locator('form[data-action=adjust-wallet]');
+    await adjust.locator('input[name=amount]').fill('-1');
+    await adjust.locator('input[name=reason]').fill('Goodwill credit');
+    await adjust.locator('button[type=submit]').click();
+    await adjust.locator('.status.error').waitFor();
+    expect(await adjust.locator('.status').textContent()).toMatch(/\[409\]$/);
+    await adjust.locator('input[name=amount]').fill('7.5');
+    await adjust.locator('button[type=submit]').click();
+    await card.locator('dl.fields dd', { hasText: '7.50 USD' }).waitFor();
     const audit = await t.db.query(`SELECT action, reason, actor_id FROM audit_log WHERE target_id = $1 ORDER BY id`, [
       String(passenger.id),
     ]);
     expect(audit).toEqual([
       { action: expect.stringMatching(/block/), reason: 'Reported for abuse', actor_id: admin.id },
       { action: expect.stringMatching(/unblock/), reason: 'Appeal accepted', actor_id: admin.id },
+      { action: expect.stringMatching(/adjust/), reason: 'Goodwill credit', actor_id: admin.id },
     ]);
   }, 120_000);
 
