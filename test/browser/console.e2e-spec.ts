@@ -214,10 +214,21 @@ describe('the operator console in headless Chromium', () => {
     ]);
   }, 120_000);
 
-  it('reloading keeps the session and the live socket (for alerts) reconnects; signing out ends it', async () => {
+  it('reloading keeps the session and the live socket (for alerts) reconnects; a dead access token is refreshed; signing out ends it', async () => {
     await page.reload();
     await page.locator('header.top .who').waitFor();
     await page.locator('#live-state.live').waitFor();
+
+    // An access token that no longer works (as after its 15 minutes) is refreshed once, and the call goes through.
+    await page.evaluate(
+      "(() => { const s = JSON.parse(sessionStorage.getItem('console.session')); s.access_token = 'expired'; sessionStorage.setItem('console.session', JSON.stringify(s)); })()",
+    );
+    await page.reload();
+    await nav('Operators');
+    await page.locator('#operators-list tr', { hasText: admin.email }).waitFor();
+    await page.locator('#live-state.live').waitFor();
+    expect(await page.evaluate("JSON.parse(sessionStorage.getItem('console.session')).access_token")).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+
     await page.locator('#sign-out').click();
     await expect(page.locator('.sign-in .status').textContent()).resolves.toBe('Signed out.');
     await signIn(admin.email);
