@@ -34,7 +34,7 @@ function plan(args) {
   const duration = total <= 1 ? 'about a minute' : total === 2 ? 'about two minutes' : `about ${total} minutes`;
   return (
     `demo: takes ${duration} (plus a build the first time): ${flag(args, 'passengers')} passengers and ${flag(args, 'drivers')} drivers ` +
-    `sign up, book, bid, ride, chat, tip and rate for ${minutes * 60} s in a simulated Berlin against a fresh service; then a summary and demo-map.svg\n`
+    `sign up, book, bid, ride, chat, tip and rate (one raises an SOS an operator resolves) for ${minutes * 60} s in a simulated Berlin against a fresh service; then a summary and demo-map.svg\n`
   );
 }
 
@@ -77,6 +77,9 @@ async function main(argv) {
     result = await simulateFromArgs([...simArgs, '--url', base, '--otp', OTP, '--ttl-minutes', '1'], {
       creditCmd: `${process.execPath} ${CLI} wallet:credit`,
       creditEnv: { ...env, LOG_LEVEL: 'warn' },
+      // An operator watches for SOS alerts; one passenger raises one and the operator resolves it.
+      operatorCmd: `${process.execPath} ${CLI} operator:add`,
+      cliEnv: { ...env, LOG_LEVEL: 'warn' },
       drainMs: 30_000,
     });
   } finally {

@@ -25,10 +25,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
 /**
  * ctx: { o, api, report, counters, notes, users, rides, drivers (the driver list), drive,
- * expectEvent, waitFor, act, now, trust, centre, scale, categoryId, inBatches, endAt() }.
+ * expectEvent, waitFor, act, now, trust, safety, centre, scale, categoryId, inBatches, endAt() }.
  */
 function createPassengers(ctx) {
-  const { o, api, report, counters, notes, users, rides, expectEvent, waitFor, act, now, trust, centre, scale } = ctx;
+  const { o, api, report, counters, notes, users, rides, expectEvent, waitFor, act, now, trust, safety, centre, scale } = ctx;
 
   /** Credits some wallets through the CLI while the rides run: a passenger pays cash until then. */
   const creditWallets = (passengers) => {
@@ -196,6 +196,7 @@ function createPassengers(ctx) {
     }
     const ended = waitFor(p, (m) => m.ride_id === r.id && ((m.type === 'ride_status_changed' && m.data.ride.status === 'completed') || m.type === 'ride_cancelled'), 90_000);
     await trust.shareTrip(p, r.id);
+    if (safety) await safety.maybeRaise(p, r);
     const done = await ended;
     if (!done) report('stuck-ride', `ride ${r.id} neither completed nor cancelled within 90 s of acceptance`);
     else if (done.type === 'ride_status_changed') {

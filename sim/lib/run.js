@@ -8,6 +8,7 @@ const { ApiClient } = require('./http');
 const { LiveSocket } = require('./live');
 const { createChat } = require('./chat');
 const { createTrust } = require('./trust');
+const { createSafety } = require('./safety');
 const { createInbox } = require('./inbox');
 const { createReceiverCheck } = require('./receivers');
 const { createDrivers } = require('./drivers');
@@ -53,6 +54,7 @@ async function runSimulation(opts) {
   const { expectEvent, waitFor } = inbox;
   const chat = createChat({ api, report, expectEvent, counters });
   const trust = createTrust({ api, report, expectEvent, users });
+  const safety = createSafety({ o, api, report, notes });
   const checkReceiver = createReceiverCheck({ report, chat, rides });
   const scale = Math.max(1, Math.sqrt(o.drivers / DEMO_DRIVERS));
   const inBatches = async (items, size, fn) => {
@@ -60,7 +62,7 @@ async function runSimulation(opts) {
     for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
     return out;
   };
-  const ctx = { o, api, report, counters, notes, users, rides, expectEvent, waitFor, act, now, chat, trust, centre: CENTRE, scale, nonce, inBatches, endAt: () => endAt };
+  const ctx = { o, api, report, counters, notes, users, rides, expectEvent, waitFor, act, now, chat, trust, safety, centre: CENTRE, scale, nonce, inBatches, endAt: () => endAt };
   const drivers = createDrivers(ctx);
   Object.assign(ctx, { drivers: drivers.list, drive: drivers.drive });
   const riders = createPassengers(ctx);
@@ -131,6 +133,7 @@ async function runSimulation(opts) {
   const driverUsers = (await inBatches([...Array(o.drivers).keys()], 4, (i) => signUp('driver', i))).filter(Boolean);
   await inBatches(driverUsers, 4, drivers.setUp);
   drivers.startHeartbeats();
+  await safety.setUp(bases[0], nonce);
   const passengers = (await inBatches([...Array(o.passengers).keys()], 4, (i) => signUp('passenger', i))).filter(Boolean);
   if (drivers.list.length + passengers.length < o.drivers + o.passengers) notes.push(`${o.drivers + o.passengers - drivers.list.length - passengers.length} sign-ups failed`);
   const credits = riders.creditWallets(passengers);
@@ -150,6 +153,7 @@ async function runSimulation(opts) {
     process.stderr.write(`${process.stderr.isTTY ? '\r' : ''}${progressLine()}\n`);
   }
   for (const u of users.values()) u.socket.close();
+  safety.close();
 
   if (counters.excused) notes.push(`${counters.excused} ride_requested not expected after all: the driver's next heartbeat put it out of reach before the service matched`);
   const walletRides = [...rides.values()].filter((r) => r.paymentMethod === 'wallet' && r.outcome === 'completed').length;

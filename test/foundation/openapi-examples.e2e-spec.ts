@@ -187,6 +187,20 @@ describe('OpenAPI examples', () => {
       },
       AdminOperatorsController_add: (body, m, p) => call(m, p, fresh(body), admin.accessToken),
       AdminRidesController_cancel: async (body, m, p) => call(m, p.replace('{ride_id}', (await acceptedRide(t)).rideId), body, admin.accessToken),
+      AdminSosController_resolve: async (body, m, p) => {
+        const { passenger: rider, rideId } = await acceptedRide(t);
+        const sos = await call('post', `/api/v1/rides/${rideId}/sos`, {}, rider.accessToken);
+        return call(m, p.replace('{id}', String(JSON.parse(sos.body).id)), body, admin.accessToken);
+      },
+      EmergencyContactsController_put: (body, m, p) => call(m, p, body, passenger.accessToken),
+      SosController_raise: async (body, m, p) => {
+        const { passenger: rider, rideId } = await acceptedRide(t);
+        return call(m, p.replace('{ride_id}', rideId), body, rider.accessToken);
+      },
+      SosController_answer: async (body, m, p) => {
+        const { passenger: rider, rideId } = await acceptedRide(t);
+        return call(m, p.replace('{ride_id}', rideId), body, rider.accessToken);
+      },
       AdminPromoCodesController_create: (body, m, p) => call(m, p, { ...body, code: `EX-${freshPhone().slice(-9)}` }, admin.accessToken),
       AdminPromoCodesController_update: async (body, m, p) => {
         const code = `EX-${freshPhone().slice(-9)}`;

@@ -15,7 +15,9 @@ export type RideEventType =
   | 'driver_location'
   | 'chat_message'
   | 'ride_tipped'
-  | 'ride_rated';
+  | 'ride_rated'
+  | 'sos_raised'
+  | 'ride_check';
 
 export interface RideEventMessage {
   type: RideEventType;

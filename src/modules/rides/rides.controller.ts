@@ -147,15 +147,16 @@ export class RidesController {
   @RequiresRegistration()
   @ApiOperation({ summary: 'Assigned driver: one step forward (accepted → driver_arrived → started → completed)' })
   @ApiOkResponse({ type: RideResponseDto })
-  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Unknown status value' })
+  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Unknown status value; Wrong PIN (starting a ride with a start PIN)' })
   @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'Not a driver account' })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such ride, or not assigned to the caller' })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'Not the next status of the ride' })
+  @ApiTooManyRequestsResponse({ type: ErrorResponseDto, description: 'Too many wrong PINs (after 5 wrong tries on the ride)' })
   changeStatus(
     @CurrentUser() user: AuthenticatedUser,
     @Param('ride_id') rideId: string,
     @Body() dto: UpdateRideStatusDto,
   ): Promise<RideView> {
-    return this.transitions.apply(rideId, driverStep(dto.status), user);
+    return this.transitions.apply(rideId, driverStep(dto.status, dto.pin), user);
   }
 }

@@ -13,7 +13,9 @@ export type RideErrorCode =
   | 'TIP_WINDOW_CLOSED'
   | 'SCHEDULED_RIDE_LIMIT'
   | 'RIDE_ALREADY_RATED'
-  | 'RATING_WINDOW_CLOSED';
+  | 'RATING_WINDOW_CLOSED'
+  | 'WRONG_PIN'
+  | 'TOO_MANY_WRONG_PINS';
 
 export const RIDE_MESSAGES: Record<RideErrorCode, string> = {
   RIDE_NOT_FOUND: 'Ride not found',
@@ -29,6 +31,8 @@ export const RIDE_MESSAGES: Record<RideErrorCode, string> = {
   SCHEDULED_RIDE_LIMIT: 'You already have the maximum number of scheduled rides',
   RIDE_ALREADY_RATED: 'You have already rated this ride',
   RATING_WINDOW_CLOSED: 'The time to rate this ride has passed',
+  WRONG_PIN: 'Wrong PIN',
+  TOO_MANY_WRONG_PINS: 'Too many wrong PINs',
 };
 
 export class RideError extends DomainError<RideErrorCode> {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ActorRole } from '../transitions/ride-writes.repository';
-import { RIDE_VIEW_COLUMNS, RIDE_VIEW_FROM, RideViewRow } from '../read-models/ride-view';
+import { RIDE_PUBLIC_COLUMNS, RIDE_VIEW_FROM, RideViewRow } from '../read-models/ride-view';
 
 /**
  * The ride's payment status as SQL. Rides carry no `payment_status` column until card payments reach
@@ -38,7 +38,7 @@ export class AdminRidesRepository {
     const params = [filter.status ?? null, filter.paymentStatus ?? null, filter.passengerId ?? null, filter.driverId ?? null];
     const [rows, count] = await Promise.all([
       this.dataSource.query(
-        `SELECT ${RIDE_VIEW_COLUMNS} ${RIDE_VIEW_FROM} WHERE ${where} ORDER BY r.created_at DESC, r.id DESC LIMIT $5 OFFSET $6`,
+        `SELECT ${RIDE_PUBLIC_COLUMNS} ${RIDE_VIEW_FROM} WHERE ${where} ORDER BY r.created_at DESC, r.id DESC LIMIT $5 OFFSET $6`,
         [...params, limit, offset],
       ) as Promise<RideViewRow[]>,
       this.dataSource.query(`SELECT count(*)::int AS total FROM rides r WHERE ${where}`, params) as Promise<Array<{ total: number }>>,

@@ -1,5 +1,7 @@
+import type { AppConfig } from '../../../config/app-config';
 import type { WalletsService } from '../../wallets/wallets.service';
 import type { BiddingDriversPort } from '../bidding-drivers.port';
+import type { RidePinSetting, RidePinSettingsPort } from '../ride-pin-settings.port';
 import type { RidesRepository } from '../read-models/rides.repository';
 import type { ChangeContext } from '../transitions/ride-command';
 import type { LockedRide } from '../transitions/ride-writes.repository';
@@ -9,7 +11,7 @@ import type { BidRow, BidsRepository } from './bids.repository';
 const BID: BidRow = { id: 'b2', ride_id: 'r1', driver_id: 8, amount_minor: 1200, eta_minutes: 4, status: 'pending' };
 const OTHER: BidRow = { id: 'b1', ride_id: 'r1', driver_id: 9, amount_minor: 1300, eta_minutes: 5, status: 'pending' };
 
-function setup(options: { locked?: BidRow[]; driver?: { status: string } | undefined; busy?: boolean; covers?: boolean; changed?: boolean; payment?: 'cash' | 'wallet' } = {}) {
+function setup(options: { locked?: BidRow[]; driver?: { status: string } | undefined; busy?: boolean; covers?: boolean; changed?: boolean; payment?: 'cash' | 'wallet'; pin?: RidePinSetting } = {}) {
   const log: string[] = [];
   const bids = {
     findOnRide: jest.fn(async (id: string) => (id === BID.id ? BID : undefined)),
@@ -19,11 +21,14 @@ function setup(options: { locked?: BidRow[]; driver?: { status: string } | undef
   const rides = { findAssignedRefOfDriver: jest.fn(async () => (options.busy ? { id: 'r0', passenger_id: 1 } : undefined)) };
   const drivers = { findDriver: jest.fn(async () => ('driver' in options ? options.driver : { status: 'approved' })) };
   const wallets = { covers: jest.fn(async () => options.covers ?? true) };
+  const pinSettings = { ridePinSettingOf: jest.fn(async () => options.pin ?? 'off') };
   const handler = new AcceptBidHandler(
     bids as unknown as BidsRepository,
     rides as unknown as RidesRepository,
     drivers as unknown as BiddingDriversPort,
     wallets as unknown as WalletsService,
+    pinSettings as unknown as RidePinSettingsPort,
+    { ridePinTimezone: 'UTC' } as AppConfig,
   );
   const ctx = {
     command: { type: 'accept', bidId: BID.id },
@@ -53,7 +58,7 @@ describe('AcceptBidHandler', () => {
     const outcome = await handler.run(ctx, BID);
     expect(log).toEqual(['lock bids', 'status', 'settle']);
     expect(ctx.changeStatus).toHaveBeenCalledWith({ driver_id: 8, accepted_bid_id: 'b2', fare_minor: 1200 });
-    expect(outcome.event).toEqual({
+    expect('event' in outcome && outcome.event).toEqual({
       name: 'ride.accepted',
       payload: { ride_id: 'r1', passenger_id: 7, driver_id: 8, rejected_driver_ids: [9], ride: { id: 'r1', status: 'accepted' } },
     });
@@ -70,6 +75,12 @@ describe('AcceptBidHandler', () => {
     const { handler, ctx, bids } = setup(options);
     expect(await codeOf(handler.run(ctx, BID))).toContain(expected);
     expect(bids.settleAcceptance).not.toHaveBeenCalled();
+  });
+
+  it("makes the ride's start PIN with the acceptance when the passenger's setting asks for one (CONTRACT §14)", async () => {
+    const { handler, ctx } = setup({ pin: 'always' });
+    await handler.run(ctx, BID);
+    expect(ctx.changeStatus).toHaveBeenCalledWith({ driver_id: 8, accepted_bid_id: 'b2', fare_minor: 1200, start_pin: expect.stringMatching(/^[0-9]{4}$/) });
   });
 
   it('asks the wallet only for wallet rides', async () => {

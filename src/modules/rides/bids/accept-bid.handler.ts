@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { WalletsService } from '../../wallets/wallets.service';
 import { WalletError } from '../../wallets/wallets.errors';
+import { AppConfig } from '../../../config/app-config';
 import { BiddingDriversPort } from '../bidding-drivers.port';
+import { RidePinSettingsPort } from '../ride-pin-settings.port';
+import { needsPin, newStartPin } from '../transitions/start-pin';
 import { RidesRepository } from '../read-models/rides.repository';
 import { isUuid } from '../rides.service';
 import type { ChangeContext, CommandOf, CommandOutcome, RideCommandHandler } from '../transitions/ride-command';
@@ -11,7 +14,8 @@ import { BidError } from './bids.errors';
 /**
  * `accept`, exactly once: with the ride locked, the bid rows the acceptance settles are locked (in
  * id order, as BidsRepository explains); the bid must be pending, the driver approved and free (also
- * enforced by rides_driver_live_uq) and, for wallet rides, the balance must cover the amount.
+ * enforced by rides_driver_live_uq) and, for wallet rides, the balance must cover the amount. The
+ * passenger's ride_pin setting at this moment decides whether the ride gets a start PIN (§14).
  */
 @Injectable()
 export class AcceptBidHandler implements RideCommandHandler<'accept', BidRow> {
@@ -20,6 +24,8 @@ export class AcceptBidHandler implements RideCommandHandler<'accept', BidRow> {
     private readonly rides: RidesRepository,
     private readonly drivers: BiddingDriversPort,
     private readonly wallets: WalletsService,
+    private readonly pinSettings: RidePinSettingsPort,
+    private readonly config: AppConfig,
   ) {}
 
   validate(command: CommandOf<'accept'>): void {
@@ -48,7 +54,9 @@ export class AcceptBidHandler implements RideCommandHandler<'accept', BidRow> {
     if (ride.payment_method === 'wallet' && !(await this.wallets.covers(passengerId, bid.amount_minor, tx))) {
       throw new WalletError('INSUFFICIENT_FUNDS');
     }
-    if (!(await ctx.changeStatus({ driver_id: bid.driver_id, accepted_bid_id: bid.id, fare_minor: bid.amount_minor }))) {
+    const pin = needsPin(await this.pinSettings.ridePinSettingOf(passengerId, tx), this.config.ridePinTimezone, new Date()) ? newStartPin() : undefined;
+    const set = { driver_id: bid.driver_id, accepted_bid_id: bid.id, fare_minor: bid.amount_minor, ...(pin ? { start_pin: pin } : {}) };
+    if (!(await ctx.changeStatus(set))) {
       throw new BidError('DRIVER_BUSY');
     }
     const rejected = await this.bids.settleAcceptance(ride.id, bid, locked, tx);

@@ -18,6 +18,7 @@ const PICKUP_VEC_EXPRESSION =
 @Check('rides_ride_type_check', `ride_type IN ('one_way', 'round_trip', 'per_hour', 'delivery')`)
 @Check('rides_passenger_count_check', `passenger_count >= 0`)
 @Check('rides_children_check', `children >= 0`)
+@Check('rides_start_pin_check', `start_pin ~ '^[0-9]{4}$'`)
 @Check('rides_payment_method_check', `payment_method IN ('cash', 'wallet')`)
 @Check('rides_cancelled_by_check', `cancelled_by IN ('passenger', 'driver', 'operator')`)
 @Check('rides_driver_rating_check', `driver_rating BETWEEN 1 AND 5`)
@@ -127,6 +128,13 @@ export class RideEntity {
 
   @Column({ name: 'tipped_at', type: 'timestamptz', nullable: true })
   tippedAt!: Date | null;
+
+  /** The PIN the driver needs to start (CONTRACT §14), made at acceptance when the passenger asked for one. */
+  @Column({ name: 'start_pin', type: 'char', length: 4, nullable: true })
+  startPin!: string | null;
+
+  @Column({ name: 'start_pin_failures', type: 'smallint', default: 0 })
+  startPinFailures!: number;
 
   @Column({ type: 'char', length: 3 })
   currency!: string;

@@ -19,6 +19,7 @@ describe('RaiseOfferHandler', () => {
   it('writes the higher price and announces the request again, as ride.offer_raised', async () => {
     const { handler, ctx, writes } = setup(1100, 1000);
     const outcome = await handler.run(ctx);
+    if ('refusal' in outcome) throw outcome.refusal;
     expect(writes.setOfferedFare).toHaveBeenCalledWith('r1', 1100, 'tx');
     expect(outcome.event).toEqual({
       name: 'ride.offer_raised',

@@ -7,7 +7,7 @@ import { RateRideHandler } from '../ratings/rate-ride.handler';
 import { BookRideHandler } from './handlers/book-ride.handler';
 import { DispatchRideHandler } from './handlers/dispatch-ride.handler';
 import { ScheduleRideHandler } from './handlers/schedule-ride.handler';
-import { CANCEL_HANDLER, CompleteRideHandler, EXPIRE_HANDLER, NO_STEP_HANDLER, stepHandler } from './handlers/ride-status.handlers';
+import { ARRIVE_HANDLER, CANCEL_HANDLER, CompleteRideHandler, EXPIRE_HANDLER, NO_STEP_HANDLER, StartRideHandler } from './handlers/ride-status.handlers';
 import type { RideActHandler, RideCommandHandler, RideCreateHandler, RideStepHandler, RideSweepHandler, UserCommandType } from './ride-command';
 import type { CreateCommandType, SweepCommandType } from './ride-transitions';
 
@@ -27,13 +27,14 @@ export class RideCommandHandlers {
     schedule: ScheduleRideHandler,
     bid: SubmitBidHandler,
     accept: AcceptBidHandler,
+    start: StartRideHandler,
     complete: CompleteRideHandler,
     raise_offer: RaiseOfferHandler,
     tip: TipRideHandler,
     rate: RateRideHandler,
     dispatch: DispatchRideHandler,
   ) {
-    const steps = { arrive: stepHandler<'arrive'>(), start: stepHandler<'start'>(), complete, no_step: NO_STEP_HANDLER };
+    const steps = { arrive: ARRIVE_HANDLER, start, complete, no_step: NO_STEP_HANDLER };
     this.user = { book, schedule, bid, accept, ...steps, cancel: CANCEL_HANDLER, raise_offer, tip, rate };
     this.sweeps = { expire: EXPIRE_HANDLER, dispatch };
   }
@@ -54,6 +55,7 @@ export const RIDE_COMMAND_HANDLER_PROVIDERS = [
   ScheduleRideHandler,
   SubmitBidHandler,
   AcceptBidHandler,
+  StartRideHandler,
   CompleteRideHandler,
   RaiseOfferHandler,
   TipRideHandler,

@@ -18,7 +18,8 @@ export type RideCommand =
   | { type: 'schedule'; ride: RideRequest; pickupAt: string }
   | { type: 'bid'; amountMinor: number; etaMinutes: number; driverCategoryId: number | null }
   | { type: 'accept'; bidId: string }
-  | { type: DriverStep }
+  | { type: Exclude<DriverStep, 'start'> }
+  | { type: 'start'; pin?: string }
   | { type: 'no_step'; to: RideStatus }
   | { type: 'cancel'; reason: string | null }
   | { type: 'raise_offer'; offeredFareMinor: number }
@@ -28,8 +29,9 @@ export type RideCommand =
   | { type: 'dispatch' };
 
 /** PUT /rides/{id}/status: the driver step that reaches `to`, or the row that refuses a status no step reaches. */
-export function driverStep(to: RideStatus): { type: DriverStep } | { type: 'no_step'; to: RideStatus } {
+export function driverStep(to: RideStatus, pin?: string): CommandOf<DriverStep> | { type: 'no_step'; to: RideStatus } {
   const step = driverStepTo(to);
+  if (step === 'start') return pin === undefined ? { type: step } : { type: step, pin };
   return step ? { type: step } : { type: 'no_step', to };
 }
 
@@ -51,11 +53,12 @@ export type RideTx = EntityManager;
 
 export type PendingEvent<E extends keyof DomainEventMap = keyof DomainEventMap> = { [N in E]: { name: N; payload: DomainEventMap[N] } }[E];
 
-/** What a handler hands back: the answer, and the table's event for it (none: nothing to announce). */
-export interface CommandOutcome<K extends RideCommandType> {
-  result: ResultOf<K>;
-  event?: PendingEvent<EventOf<K>>;
-}
+/**
+ * What a handler hands back: the answer, and the table's event for it (none: nothing to announce);
+ * or a refusal thrown once the transaction has committed, so that what the handler wrote to record
+ * it stays (a wrong start PIN counts towards the lock).
+ */
+export type CommandOutcome<K extends RideCommandType> = { result: ResultOf<K>; event?: PendingEvent<EventOf<K>> } | { refusal: Error };
 
 /** Steps the caller adds to a command's transaction, around the handler. */
 export interface TransitionHooks {

@@ -23,16 +23,8 @@ const STRANGER = { id: 3 };
 
 function locked(overrides: Partial<LockedRide> = {}): LockedRide {
   return {
-    id: RIDE,
-    status: 'requested',
-    passenger_id: 1,
-    driver_id: 2,
-    vehicle_category_id: 1,
-    payment_method: 'cash',
-    fare_minor: 1000,
-    estimated_fare_minor: 1000,
-    offered_fare_minor: null,
-    currency: 'EUR',
+    ...{ id: RIDE, status: 'requested', passenger_id: 1, driver_id: 2, vehicle_category_id: 1, payment_method: 'cash', fare_minor: 1000 },
+    ...{ estimated_fare_minor: 1000, offered_fare_minor: null, currency: 'EUR', start_pin: null, start_pin_failures: 0 },
     past: { expires_at: false, dispatch_at: false },
     ...overrides,
   };
@@ -111,7 +103,8 @@ function setup(options: { ride?: LockedRide; step?: Partial<StepOutcome>; attemp
     settle: jest.fn(() => (log.push('settle'), { result: { id: 'b1' }, event: { name: 'bid.submitted', payload: {} } })),
   };
   const complete = { event: () => ({ name: 'ride.status_changed', payload: {} }), inTransaction: jest.fn(async () => void log.push('in transaction')) };
-  const table: Record<string, unknown> = { accept, arrive, bid, complete, book, schedule: { ...book, transactional: true }, no_step: { run: jest.fn() } };
+  const cancel = { event: () => ({ name: 'ride.cancelled', payload: {} }) };
+  const table: Record<string, unknown> = { accept, arrive, bid, cancel, complete, book, schedule: { ...book, transactional: true }, no_step: { run: jest.fn() } };
   const handlers = { of: (type: string) => table[type], sweep: (type: string) => (type === 'expire' ? expire : dispatch) };
   const events = { publish: jest.fn((name: string) => log.push(`publish ${name}`)) };
   const engine = new RideTransitionsService(
@@ -221,6 +214,14 @@ describe('RideTransitionsService.apply: a step is one statement', () => {
     expect(t.log).toEqual(['begin', 'step complete in tx', 'in transaction', 'commit', 'publish ride.status_changed']);
   });
 
+  it("answers each reader the ride as they may see it (the start PIN only to its passenger); the event keeps the whole view", async () => {
+    const view = { id: RIDE, status: 'driver_arrived', passenger: { id: 1 }, start_pin: '0427' };
+    const t = setup({ ride: locked({ status: 'accepted' }), step: { view: view as never } });
+    await expect(t.engine.apply(RIDE, { type: 'arrive' }, DRIVER)).resolves.toEqual({ ...view, start_pin: null });
+    await expect(t.engine.apply(RIDE, { type: 'cancel', reason: null }, PASSENGER)).resolves.toEqual(view);
+    expect(t.arrive.event).toHaveBeenCalledWith(expect.objectContaining({ view }));
+  });
+
   it("before's replay is the answer: the step is not applied", async () => {
     const t = setup();
     const replay = { id: RIDE, status: 'requested' };
@@ -265,6 +266,14 @@ describe('RideTransitionsService.apply: published only after the commit', () => 
     };
     await expect(t.engine.apply(RIDE, { type: 'accept', bidId: RIDE }, PASSENGER, { after })).rejects.toThrow('hook failed');
     expect(t.log.at(-1)).toBe('rollback');
+    expect(t.events.publish).not.toHaveBeenCalled();
+  });
+
+  it("a handler's refusal is thrown after the commit (what it wrote to record it stays), with nothing published", async () => {
+    const t = setup();
+    t.accept.run.mockImplementationOnce(async () => (t.log.push('run'), { refusal: new RideError('WRONG_PIN') }) as never);
+    expect(await code(acceptBy(t))).toBe('WRONG_PIN');
+    expect(t.log).toEqual(['begin', 'lock update', 'locate', 'run', 'commit']);
     expect(t.events.publish).not.toHaveBeenCalled();
   });
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EventBus } from '../../../common/events/event-bus';
 import { BidsRepository } from '../bids/bids.repository';
 import { RidesRepository } from '../read-models/rides.repository';
-import { rideToJson, RideView } from '../read-models/ride-view';
+import { rideToJson, RideView, rideViewFor } from '../read-models/ride-view';
 import type { RideStatus } from '../ride-status';
 import { RideError } from '../rides.errors';
 import { isUuid } from '../rides.service';
@@ -56,6 +56,12 @@ export class RideTransitionsService {
    * after the commit, only that of the attempt that committed.
    */
   async apply<C extends UserCommand>(rideId: string, command: C, actor: RideActor, hooks: TransitionHooks = {}): Promise<ResultOf<C['type']>> {
+    const result = await this.applyAny(rideId, command, actor, hooks);
+    // The answer is the ride as its reader may see it (the passenger's fields only to the passenger), whatever form applied it.
+    return RIDE_RESULTS.has(command.type) && actor !== 'system' ? (rideViewFor(result as RideView, actor.id) as ResultOf<C['type']>) : result;
+  }
+
+  private async applyAny<C extends UserCommand>(rideId: string, command: C, actor: RideActor, hooks: TransitionHooks): Promise<ResultOf<C['type']>> {
     type K = C['type'];
     if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
     const type: K = command.type;
@@ -68,19 +74,27 @@ export class RideTransitionsService {
     if ('create' in handler && !handler.transactional && !hooks.before && !hooks.after) {
       // Nothing else needs the transaction: each insert attempt commits by itself.
       const outcome = await this.writes.runAlone((m) => this.applyIn(m, rideId, type, handler, own, actor));
+      if ('refusal' in outcome) throw outcome.refusal;
       if (outcome.event) this.events.publish(outcome.event.name, outcome.event.payload as never);
       return outcome.result;
     }
     let event: PendingEvent | undefined;
+    let refusal: Error | undefined;
     const result = await this.writes.runInTransaction(async (tx) => {
       event = undefined;
+      refusal = undefined;
       const replay = await hooks.before?.(tx);
       if (replay) return replay as ResultOf<K>;
       const outcome = await this.applyIn(tx, rideId, type, handler, own, actor);
+      if ('refusal' in outcome) {
+        refusal = outcome.refusal;
+        return undefined;
+      }
       event = outcome.event as PendingEvent | undefined;
       await hooks.after?.(tx, outcome.result as RideView);
       return outcome.result;
     });
+    if (result === undefined) throw refusal ?? new Error(`${type} answered nothing`);
     if (event) this.events.publish(event.name, event.payload);
     return result;
   }
@@ -187,6 +201,7 @@ export class RideTransitionsService {
     if (!ride || !mayAct(type, party)) throw new RideError('RIDE_NOT_FOUND');
     refuse(type, command, ride, party);
     const outcome = handler.settle({ command, actor, ride }, acted);
+    if ('refusal' in outcome) throw outcome.refusal;
     if (outcome.event) this.events.publish(outcome.event.name, outcome.event.payload as never);
     return outcome.result;
   }
@@ -277,6 +292,9 @@ function refuse(type: RideCommandType, command: RideCommand, ride: LockedRide, p
   }
   if (refusal !== null) throw new RideError(refusal);
 }
+
+/** The commands whose answer is the ride (the others answer with the bid, the tip, the rating). */
+const RIDE_RESULTS: ReadonlySet<RideCommandType> = new Set<RideCommandType>(['book', 'schedule', 'accept', 'arrive', 'start', 'complete', 'cancel', 'raise_offer']);
 
 function stateOf(ride: LockedRide) {
   return { status: ride.status, past: ride.past };

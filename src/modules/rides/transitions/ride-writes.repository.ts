@@ -49,6 +49,9 @@ export interface LockedRide {
   estimated_fare_minor: number;
   offered_fare_minor: number | null;
   currency: string;
+  /** The PIN starting needs (CONTRACT §14), and the wrong tries so far. */
+  start_pin: string | null;
+  start_pin_failures: number;
   past: Partial<Record<RideClock, boolean>>;
 }
 
@@ -59,11 +62,13 @@ export interface RideColumns {
   fare_minor?: number;
   cancelled_by?: 'passenger' | 'driver' | 'operator';
   cancel_reason?: string | null;
+  start_pin?: string;
   /** expires_at becomes now() plus this (a dispatched ride's request starts its time to live). */
   expires_in_minutes?: number;
 }
 
-const LOCKED_FIELDS = ['id', 'status', 'passenger_id', 'driver_id', 'vehicle_category_id', 'payment_method', 'fare_minor', 'estimated_fare_minor', 'offered_fare_minor', 'currency'] as const;
+const LOCKED_FIELDS = ['id', 'status', 'passenger_id', 'driver_id', 'vehicle_category_id', 'payment_method', 'fare_minor', 'estimated_fare_minor', 'offered_fare_minor', 'currency',
+  'start_pin', 'start_pin_failures'] as const;
 
 /** LockedRide's columns of the ride row `alias`, each named `${prefix}<field>` (a statement that also reads the view). */
 export function lockedColumns(alias = '', prefix = ''): string {
@@ -96,6 +101,7 @@ const COLUMN_SQL: Record<keyof RideColumns, (p: string) => string> = {
   fare_minor: (p) => `fare_minor = ${p}`,
   cancelled_by: (p) => `cancelled_by = ${p}`,
   cancel_reason: (p) => `cancel_reason = ${p}`,
+  start_pin: (p) => `start_pin = ${p}`,
   expires_in_minutes: (p) => `expires_at = now() + make_interval(mins => ${p}::int)`,
 };
 
@@ -173,6 +179,11 @@ export class RideWritesRepository {
       await manager.query(`SELECT count(*)::int AS n FROM rides WHERE passenger_id = $1 AND status = 'scheduled'`, [passengerId]),
     );
     return rows[0]?.n ?? 0;
+  }
+
+  /** One more wrong start PIN on the locked ride. */
+  async countWrongPin(rideId: string, manager: EntityManager): Promise<void> {
+    await manager.query(`UPDATE rides SET start_pin_failures = start_pin_failures + 1 WHERE id = $1`, [rideId]);
   }
 
   /** The ride row, locked: exclusively, or shared by commands that may run side by side (bids). */

@@ -4,27 +4,66 @@ import type { RideView } from '../../read-models/ride-view';
 import { RideError } from '../../rides.errors';
 import type { StepDone } from '../ride-command';
 import type { LockedRide } from '../ride-writes.repository';
-import { CANCEL_HANDLER, CompleteRideHandler, EXPIRE_HANDLER, NO_STEP_HANDLER, stepHandler } from './ride-status.handlers';
+import { ARRIVE_HANDLER, CANCEL_HANDLER, CompleteRideHandler, EXPIRE_HANDLER, NO_STEP_HANDLER, StartRideHandler } from './ride-status.handlers';
+import type { ChangeContext } from '../ride-command';
+import type { RideWritesRepository } from '../ride-writes.repository';
 
 const RIDE = { id: 'r1', status: 'accepted', passenger_id: 7, driver_id: 8, payment_method: 'cash', fare_minor: 1250, currency: 'EUR ' } as LockedRide;
 const VIEW = { id: 'r1', status: 'driver_arrived', passenger: { id: 7 } } as RideView;
 
-function done<K extends 'arrive' | 'start' | 'cancel'>(overrides: Partial<StepDone<K>> = {}): StepDone<K> {
+function done<K extends 'arrive' | 'cancel'>(overrides: Partial<StepDone<K>> = {}): StepDone<K> {
   return { command: { type: 'arrive' }, party: 'driver', ride: RIDE, view: VIEW, withdrawnBidders: [], also: false, ...overrides } as StepDone<K>;
 }
 
-describe('arrive and start (one statement)', () => {
-  it('announce ride.status_changed with the new status and the driver the ride had', () => {
-    expect(stepHandler<'arrive'>().event(done())).toEqual({
+describe('arrive (one statement)', () => {
+  it('announces ride.status_changed with the new status and the driver the ride had', () => {
+    expect(ARRIVE_HANDLER.event(done())).toEqual({
       name: 'ride.status_changed',
       payload: { ride_id: 'r1', passenger_id: 7, driver_id: 8, status: 'driver_arrived', ride: VIEW },
     });
   });
 
-  it('write nothing beside the status', () => {
-    const handler = stepHandler<'start'>();
-    expect(handler.columns).toBeUndefined();
-    expect(handler.reason).toBeUndefined();
+  it('writes nothing beside the status', () => {
+    expect(ARRIVE_HANDLER.columns).toBeUndefined();
+    expect(ARRIVE_HANDLER.reason).toBeUndefined();
+  });
+});
+
+describe('StartRideHandler (in the transaction: the PIN is compared here, a wrong one counted)', () => {
+  function setup(ride: Partial<LockedRide>, pin?: string) {
+    const log: string[] = [];
+    const writes = { countWrongPin: jest.fn(async () => void log.push('count')) };
+    const started = { ...VIEW, status: 'started' } as RideView;
+    const ctx = {
+      command: pin === undefined ? { type: 'start' } : { type: 'start', pin },
+      ride: { ...RIDE, status: 'driver_arrived', start_pin: null, start_pin_failures: 0, ...ride },
+      tx: 'tx',
+      changeStatus: jest.fn(async () => (log.push('status'), true)),
+      view: async () => started,
+    } as unknown as ChangeContext<'start'>;
+    return { handler: new StartRideHandler(writes as unknown as RideWritesRepository), ctx, log, started };
+  }
+
+  it('starts a ride without a PIN, or with its PIN, announcing ride.status_changed', async () => {
+    for (const t of [setup({}), setup({ start_pin: '0427' }, '0427')]) {
+      await expect(t.handler.run(t.ctx)).resolves.toEqual({
+        result: t.started,
+        event: { name: 'ride.status_changed', payload: { ride_id: 'r1', passenger_id: 7, driver_id: 8, status: 'started', ride: t.started } },
+      });
+      expect(t.log).toEqual(['status']);
+    }
+  });
+
+  it.each([['a wrong PIN', '1234'], ['no PIN', undefined]])('%s is counted and refused (the refusal follows the commit), the ride unchanged', async (_name, sent) => {
+    const t = setup({ start_pin: '0427', start_pin_failures: 4 }, sent);
+    await expect(t.handler.run(t.ctx)).resolves.toEqual({ refusal: new RideError('WRONG_PIN') });
+    expect(t.log).toEqual(['count']);
+  });
+
+  it('after 5 wrong tries even the right PIN is refused, and nothing more is counted', async () => {
+    const t = setup({ start_pin: '0427', start_pin_failures: 5 }, '0427');
+    await expect(t.handler.run(t.ctx)).resolves.toEqual({ refusal: new RideError('TOO_MANY_WRONG_PINS') });
+    expect(t.log).toEqual([]);
   });
 });
 

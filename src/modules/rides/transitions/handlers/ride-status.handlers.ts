@@ -4,23 +4,47 @@ import { AppConfig } from '../../../../config/app-config';
 import { WalletsService } from '../../../wallets/wallets.service';
 import type { CancelledBy } from '../../read-models/ride-view';
 import { RideError } from '../../rides.errors';
-import type { PendingEvent, RideCommandHandler, RideStepHandler, RideSweepHandler, RideTx, StepDone } from '../ride-command';
-import type { EventOf } from '../ride-transitions';
-import { paymentOfChanged } from '../ride-writes.repository';
+import { MAX_WRONG_PINS, pinMatches } from '../start-pin';
+import type { ChangeContext, CommandOutcome, PendingEvent, RideCommandHandler, RideStepHandler, RideSweepHandler, RideTx, StepDone } from '../ride-command';
+import { paymentOfChanged, RideWritesRepository } from '../ride-writes.repository';
 
 type StatusStep = 'arrive' | 'start' | 'complete';
 
 /** ride.status_changed for the ride as it now is. */
-function statusChanged<K extends StatusStep>({ ride, view }: StepDone<K>): PendingEvent<'ride.status_changed'> {
+function statusChanged({ ride, view }: Pick<StepDone<StatusStep>, 'ride' | 'view'>): PendingEvent<'ride.status_changed'> {
   const payload = { ride_id: view.id, passenger_id: view.passenger?.id ?? null, driver_id: ride.driver_id, status: view.status, ride: view };
   return { name: 'ride.status_changed', payload };
 }
 
-/** `arrive` and `start`: the status change and nothing else (one statement). */
-export function stepHandler<K extends 'arrive' | 'start'>(): RideStepHandler<K> {
-  return {
-    event: (done) => statusChanged(done) as PendingEvent<EventOf<K>>,
-  };
+/** `arrive`: the status change and nothing else (one statement). */
+export const ARRIVE_HANDLER: RideStepHandler<'arrive'> = {
+  event: (done) => statusChanged(done),
+};
+
+/**
+ * `start`: a ride with a start PIN (CONTRACT §14) starts only with it, compared in constant time.
+ * A wrong or missing PIN is counted (the count commits with the refusal); once MAX_WRONG_PINS have
+ * been counted, the ride's PIN is refused outright, right or not. The `run` form, not a step: the
+ * comparison is made here, not in SQL, and a refusal writes the count, so start takes the
+ * transaction's round trips.
+ */
+@Injectable()
+export class StartRideHandler implements RideCommandHandler<'start'> {
+  constructor(private readonly writes: RideWritesRepository) {}
+
+  async run(ctx: ChangeContext<'start'>): Promise<CommandOutcome<'start'>> {
+    const { ride, tx } = ctx;
+    if (ride.start_pin !== null) {
+      if (ride.start_pin_failures >= MAX_WRONG_PINS) return { refusal: new RideError('TOO_MANY_WRONG_PINS') };
+      if (!pinMatches(ride.start_pin, ctx.command.pin)) {
+        await this.writes.countWrongPin(ride.id, tx);
+        return { refusal: new RideError('WRONG_PIN') };
+      }
+    }
+    await ctx.changeStatus();
+    const view = await ctx.view();
+    return { result: view, event: statusChanged({ ride, view }) };
+  }
 }
 
 /**
