@@ -13,6 +13,7 @@ import { RideShareLinks1763800014010 } from './1763800014010-ride-share-links';
 import { CreateRideMessages1763800015000 } from './1763800015000-create-ride-messages';
 import { CreatePayments1763800017000 } from './1763800017000-create-payments';
 import { OperatorsAndAudit1763800018000 } from './1763800018000-operators-and-audit';
+import { RideCardPayments1763900100000 } from './1763900100000-ride-card-payments';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   CreateRideMessages1763800015000,
   CreatePayments1763800017000,
   OperatorsAndAudit1763800018000,
+  RideCardPayments1763900100000,
 ];

@@ -13,7 +13,8 @@ export type RideErrorCode =
   | 'TIP_WINDOW_CLOSED'
   | 'SCHEDULED_RIDE_LIMIT'
   | 'RIDE_ALREADY_RATED'
-  | 'RATING_WINDOW_CLOSED';
+  | 'RATING_WINDOW_CLOSED'
+  | 'NO_SHOW_TOO_EARLY';
 
 export const RIDE_MESSAGES: Record<RideErrorCode, string> = {
   RIDE_NOT_FOUND: 'Ride not found',
@@ -29,6 +30,7 @@ export const RIDE_MESSAGES: Record<RideErrorCode, string> = {
   SCHEDULED_RIDE_LIMIT: 'You already have the maximum number of scheduled rides',
   RIDE_ALREADY_RATED: 'You have already rated this ride',
   RATING_WINDOW_CLOSED: 'The time to rate this ride has passed',
+  NO_SHOW_TOO_EARLY: 'Wait for the passenger a little longer',
 };
 
 export class RideError extends DomainError<RideErrorCode> {

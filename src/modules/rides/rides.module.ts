@@ -1,3 +1,4 @@
+import { PaymentsModule } from '../payments/payments.module';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RateLimitModule } from '../../common/rate-limit/rate-limit.module';
@@ -55,6 +56,7 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
       RideRatingEntity,
     ]),
     WalletsModule,
+    PaymentsModule,
     PricingModule,
   ],
   controllers: [RidesController, PassengerRidesController, BidsController, RideChatController, TipsController, RideRatingsController],

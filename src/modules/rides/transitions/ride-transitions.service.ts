@@ -54,19 +54,24 @@ export class RideTransitionsService {
     type K = C['type'];
     if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
     const type: K = command.type;
-    const own = command as CommandOf<K>;
     const handler: RideCommandHandler<K, unknown> | RideCreateHandler<K> = this.handlers.of(type);
-    if ('validate' in handler) handler.validate?.(own);
+    if ('validate' in handler) handler.validate?.(command as CommandOf<K>);
+    const own = 'prepare' in handler && handler.prepare ? await handler.prepare(rideId, command as CommandOf<K>, actor) : (command as CommandOf<K>);
     let event: PendingEvent | undefined;
-    const result = await this.writes.runInTransaction(async (tx) => {
-      event = undefined;
-      const replay = await hooks.before?.(tx);
-      if (replay) return replay as ResultOf<K>;
-      const outcome = await this.applyIn(tx, rideId, type, handler, own, actor);
-      event = outcome.event as PendingEvent | undefined;
-      await hooks.after?.(tx, outcome.result as RideView);
-      return outcome.result;
-    });
+    const result = await this.writes
+      .runInTransaction(async (tx) => {
+        event = undefined;
+        const replay = await hooks.before?.(tx);
+        if (replay) return replay as ResultOf<K>;
+        const outcome = await this.applyIn(tx, rideId, type, handler, own, actor);
+        event = outcome.event as PendingEvent | undefined;
+        await hooks.after?.(tx, outcome.result as RideView);
+        return outcome.result;
+      })
+      .catch(async (err: unknown) => {
+        if ('undo' in handler && handler.undo && own !== command) await handler.undo(rideId, own);
+        throw err;
+      });
     if (event) this.events.publish(event.name, event.payload);
     return result;
   }
