@@ -78,7 +78,7 @@ export const RIDE_TRANSITIONS = {
   // The driver waited NO_SHOW_WAIT_SECONDS after arriving (the handler judges the wait): cancelled by the driver, the fee charged.
   no_show: {
     to: 'cancelled',
-    from: { driver: ['driver_arrived'], passenger: [] },
+    from: { driver: ['driver_arrived'] },
     refusal: 'INVALID_STATUS_TRANSITION',
     stamp: 'cancelled_at',
     withdrawsBids: true,
