@@ -14,7 +14,8 @@ export type RideErrorCode =
   | 'SCHEDULED_RIDE_LIMIT'
   | 'RIDE_ALREADY_RATED'
   | 'RATING_WINDOW_CLOSED'
-  | 'NO_SHOW_TOO_EARLY';
+  | 'NO_SHOW_TOO_EARLY'
+  | 'CASH_RIDE_NOT_REFUNDABLE';
 
 export const RIDE_MESSAGES: Record<RideErrorCode, string> = {
   RIDE_NOT_FOUND: 'Ride not found',
@@ -31,6 +32,7 @@ export const RIDE_MESSAGES: Record<RideErrorCode, string> = {
   RIDE_ALREADY_RATED: 'You have already rated this ride',
   RATING_WINDOW_CLOSED: 'The time to rate this ride has passed',
   NO_SHOW_TOO_EARLY: 'Wait for the passenger a little longer',
+  CASH_RIDE_NOT_REFUNDABLE: 'Cash rides cannot be refunded through the service',
 };
 
 export class RideError extends DomainError<RideErrorCode> {

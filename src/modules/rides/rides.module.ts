@@ -1,4 +1,7 @@
+import { AuditModule } from '../audit/audit.module';
 import { PaymentsModule } from '../payments/payments.module';
+import { AdminRideRefundsController } from './refunds/admin-ride-refunds.controller';
+import { RideRefundsService } from './refunds/ride-refunds.service';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RateLimitModule } from '../../common/rate-limit/rate-limit.module';
@@ -55,11 +58,12 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
       RideMessageEntity,
       RideRatingEntity,
     ]),
+    AuditModule,
     WalletsModule,
     PaymentsModule,
     PricingModule,
   ],
-  controllers: [RidesController, PassengerRidesController, BidsController, RideChatController, TipsController, RideRatingsController],
+  controllers: [RidesController, PassengerRidesController, BidsController, RideChatController, TipsController, RideRatingsController, AdminRideRefundsController],
   providers: [
     // read models
     RidesRepository,
@@ -83,6 +87,8 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     RideChatService,
     RideDispatchJob,
     RideRatingsRepository,
+    // refunds
+    RideRefundsService,
   ],
   exports: [RidesService],
 })

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { CommonError } from '../../../common/errors/common.errors';
 import { AppConfig } from '../../../config/app-config';
 import { toMajor } from '../../../common/money';
@@ -25,6 +26,17 @@ export interface RefundRequest {
   passengerId: number;
   amountMinor: number;
   reason: string | null;
+  /**
+   * Runs last in the refund's transaction, with the ride's totals after it: the caller's own writes
+   * that must commit with the refund or not at all (the ride's refunded amount, the audit entry).
+   */
+  within?: (tx: EntityManager, totals: RefundTotals) => Promise<void>;
+}
+
+/** A ride's money after a refund: what the passenger paid for it, and what was refunded in all. */
+export interface RefundTotals {
+  paidMinor: number;
+  refundedMinor: number;
 }
 
 /**
@@ -76,6 +88,7 @@ export class RefundsService {
         toUserId: source === 'wallet' ? request.passengerId : null,
         reason: request.reason,
       });
+      await request.within?.(tx, { paidMinor: paid, refundedMinor: refunded + request.amountMinor });
       return refund;
     });
     return refundToJson(row);

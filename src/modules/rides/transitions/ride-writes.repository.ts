@@ -272,6 +272,15 @@ export class RideWritesRepository {
     return rows[0]!;
   }
 
+  /** A refund's total on the ride (and a card ride's payment status), in the refund's transaction. */
+  async setRefunded(rideId: string, refundedMinor: number, paymentStatus: PaymentStatus | null, manager: EntityManager): Promise<void> {
+    await manager.query(`UPDATE rides SET refunded_minor = $2, payment_status = coalesce($3, payment_status), updated_at = now() WHERE id = $1`, [
+      rideId,
+      refundedMinor,
+      paymentStatus,
+    ]);
+  }
+
   /** Writes the tip on a locked ride; returns when it was paid. */
   async recordTip(rideId: string, amountMinor: number, manager: EntityManager): Promise<Date> {
     const rows = rowsOf<{ tipped_at: Date }>(
