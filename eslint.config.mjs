@@ -1,8 +1,18 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** Node's globals for the plain CommonJS scripts (bench/, sim/, scripts/), which node runs without a build step. */
+const NODE_GLOBALS = Object.fromEntries(
+  [
+    'require', 'module', 'exports', '__dirname', '__filename', 'process', 'console', 'Buffer', 'global',
+    'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'queueMicrotask',
+    'URL', 'URLSearchParams', 'fetch', 'Headers', 'Request', 'Response', 'FormData', 'Blob', 'AbortController', 'AbortSignal',
+    'TextEncoder', 'TextDecoder', 'structuredClone', 'atob', 'btoa',
+  ].map((name) => [name, 'readonly']),
+);
+
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'jest.config.js', '.dependency-cruiser.cjs', 'test/support/babel-import-meta.js', 'bench/**/*.js', 'scripts/**/*.js', 'sim/**/*.js'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'jest.config.js', '.dependency-cruiser.cjs', 'test/support/babel-import-meta.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -17,6 +27,14 @@ export default tseslint.config(
   {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'src/cli/**/*.ts'],
     rules: { 'no-console': 'off' },
+  },
+  {
+    files: ['bench/**/*.js', 'sim/**/*.js', 'scripts/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', ecmaVersion: 'latest', globals: NODE_GLOBALS },
+    rules: {
+      '@typescript-eslint/no-require-imports': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
   },
   // Module boundaries (no cycles, no reaching into another module's internals, nothing imports
   // realtime or the composition root, common/ imports no module) are checked by dependency-cruiser:

@@ -106,6 +106,7 @@ const STANDALONE = [
   '| `node bench/surge-signals.js` | one surge count (open requests and free drivers within the radius) at 100,000 open requests |',
   '| `node bench/cache-structures.js`, `node bench/helmet-headers.js`, `node bench/json-shape.js` | the maintained libraries and compiled writers against the hand-written code they replaced |',
   '| `node bench/lib/capacity-client-cost.js` | the capacity load generators\' HTTP client against node:http |',
+  '| `node bench/maybe-async.js` | an estimate-shaped call answered without a promise (`src/common/async/maybe-async.ts`) against plain async, awaited as Nest awaits a handler (docs/decisions.md, 2026-11-27) |',
   '',
 ];
 

@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-/* global require, module, process, __dirname */
-/* eslint-disable @typescript-eslint/no-require-imports -- plain CommonJS, run by node before anything is built */
 'use strict';
 /**
  * `npm start` runs this first (prestart): it builds only when dist/ was not built from the sources as

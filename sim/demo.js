@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-/* global require, process, module */
-/* eslint-disable @typescript-eslint/no-require-imports -- plain CommonJS, run by node without a build step */
 'use strict';
 /**
  * npm run demo [-- --minutes 1.25 --passengers 12 --drivers 8 --seed 1 --no-build --capture file.json]

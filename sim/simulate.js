@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-/* global require, process, module */
-/* eslint-disable @typescript-eslint/no-require-imports -- plain CommonJS, run by node without a build step */
 'use strict';
 /**
  * npm run simulate -- [--url http://127.0.0.1:3000] [--instances URL,URL] [--passengers 12] [--drivers 8]

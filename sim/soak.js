@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-/* global require, process, module */
-/* eslint-disable @typescript-eslint/no-require-imports -- plain CommonJS, run by node without a build step */
 'use strict';
 /**
  * npm run soak [-- --minutes 10 --passengers 500 --drivers 200 --seed 1 --instances 2 --no-build --keep-data --json file.json]
@@ -22,7 +20,7 @@ const { Client } = require('pg');
 const Redis = require('ioredis');
 const { simulateFromArgs } = require('./simulate');
 const { formatSummary } = require('./lib/report');
-const { ROOT, CLI, startService } = require('./lib/service');
+const { CLI, startService } = require('./lib/service');
 const { ensureBuilt } = require('../scripts/build-if-stale');
 
 const OTP = '123456';

@@ -6,6 +6,7 @@
  *   node bench/lib/capacity-client-cost.js [requests, default 30000] [concurrency, default 64]
  */
 const http = require('node:http');
+const { performance } = require('node:perf_hooks');
 const { spawn } = require('node:child_process');
 const { join } = require('node:path');
 const { client } = require('./capacity-client');

@@ -1,4 +1,3 @@
-/* global module */
 'use strict';
 /** --name value / --name=value / --flag (boolean) parsing; unknown flags are an error. */
 function parseArgs(argv, spec) {

@@ -1,4 +1,3 @@
-/* global module */
 'use strict';
 /** Keeps the first request/response per endpoint and status, for the mobile guide's examples. */
 function createCapture() {

@@ -1,4 +1,3 @@
-/* global module */
 'use strict';
 /**
  * In-ride chat (CONTRACT §11) in the simulation: when the driver reaches the pickup it writes to the

@@ -1,5 +1,3 @@
-/* global module, require, process, setTimeout, clearTimeout, setInterval, clearInterval, setImmediate, performance */
-/* eslint-disable @typescript-eslint/no-require-imports -- plain CommonJS, run by node without a build step */
 'use strict';
 /**
  * The simulated drivers: a profile, online, heartbeats along plausible paths; they bid on the

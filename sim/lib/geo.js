@@ -1,4 +1,3 @@
-/* global module */
 'use strict';
 const EARTH_KM = 6371;
 const rad = (d) => (d * Math.PI) / 180;

@@ -1,10 +1,10 @@
-/* global module, fetch, setTimeout, performance */
 'use strict';
 /**
  * The simulator's HTTP client: JSON in and out, latency per endpoint label, 429 honoured (waits for
  * Retry-After, with backoff, and retries; never a violation), and every status the caller did not
  * list as expected reported as a contract violation.
  */
+const { performance } = require('node:perf_hooks');
 class ApiClient {
   constructor({ latencies, report, counters, capture }) {
     this.latencies = latencies;

@@ -1,5 +1,3 @@
-/* global module, require, process, setTimeout, clearTimeout, setInterval, clearInterval, setImmediate, performance */
-/* eslint-disable @typescript-eslint/no-require-imports -- plain CommonJS, run by node without a build step */
 'use strict';
 /**
  * What each simulated user received over its socket, and the events it must receive: an expected

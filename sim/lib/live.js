@@ -1,7 +1,6 @@
-/* global module, require, setTimeout, setInterval, clearInterval, performance */
-/* eslint-disable @typescript-eslint/no-require-imports -- plain CommonJS, run by node without a build step */
 'use strict';
 const { WebSocket } = require('ws');
+const { performance } = require('node:perf_hooks');
 
 /**
  * One user's WebSocket: connects with ?token=, sends {"type":"ping"} periodically, hands every

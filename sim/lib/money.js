@@ -1,4 +1,3 @@
-/* global module */
 'use strict';
 /** Money is compared in integer cents: the wire carries major units with 2 decimals. */
 const cents = (major) => Math.round(Number(major) * 100);

@@ -1,5 +1,3 @@
-/* global module, require, process, setTimeout, clearTimeout, setInterval, clearInterval, setImmediate, performance */
-/* eslint-disable @typescript-eslint/no-require-imports -- plain CommonJS, run by node without a build step */
 'use strict';
 /**
  * The simulated passengers: some get a credited wallet, each books ride after ride (estimate, maybe

@@ -1,5 +1,3 @@
-/* global module, require, process, setTimeout, clearTimeout, setInterval, clearInterval, setImmediate, performance */
-/* eslint-disable @typescript-eslint/no-require-imports -- plain CommonJS, run by node without a build step */
 'use strict';
 /**
  * Events that reached the wrong user (CONTRACT §5's routing): a passenger never gets

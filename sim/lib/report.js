@@ -1,5 +1,3 @@
-/* global module, require */
-/* eslint-disable @typescript-eslint/no-require-imports -- plain CommonJS, run by node without a build step */
 'use strict';
 const { formatTable } = require('./stats');
 

@@ -1,5 +1,3 @@
-/* global module */
-/* eslint-disable @typescript-eslint/no-require-imports -- plain CommonJS, run by node without a build step */
 'use strict';
 
 const HOUR_MS = 3_600_000;

@@ -1,4 +1,3 @@
-/* global module */
 'use strict';
 /** Seeded PRNG (mulberry32): the same seed gives the same choices, so a run can be repeated. */
 function createRng(seed) {

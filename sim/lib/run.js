@@ -1,7 +1,6 @@
-/* global module, require, process, setTimeout, clearTimeout, setInterval, clearInterval, setImmediate, performance */
-/* eslint-disable @typescript-eslint/no-require-imports -- plain CommonJS, run by node without a build step */
 'use strict';
 
+const { performance } = require('node:perf_hooks');
 const { createRng, deriveSeed } = require('./rng');
 const { LatencyBook } = require('./stats');
 const { checkPassengerWallet, checkDriverWallet } = require('./money');

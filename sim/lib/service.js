@@ -1,5 +1,3 @@
-/* global module, require, process, setTimeout, fetch */
-/* eslint-disable @typescript-eslint/no-require-imports -- plain CommonJS, run by node without a build step */
 'use strict';
 /** Starting and stopping the built service (dist/) as a child process, for the demo and the soak. */
 const { spawn } = require('node:child_process');

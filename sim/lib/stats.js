@@ -1,4 +1,3 @@
-/* global module */
 'use strict';
 /** Nearest-rank percentile of an ascending-sorted list (p in 0..100); undefined for an empty list. */
 function percentile(sorted, p) {

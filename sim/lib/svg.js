@@ -1,4 +1,3 @@
-/* global module */
 'use strict';
 const OUTCOME_COLOURS = { completed: '#2e7d32', cancelled: '#c62828', expired: '#757575', in_progress: '#1565c0' };
 const SURGE_COLOUR = '#ff9800';

@@ -1,4 +1,3 @@
-/* global module */
 'use strict';
 /**
  * Issue 20 in the simulated city (CONTRACT §11): passengers share their trip with someone at home

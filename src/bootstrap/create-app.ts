@@ -18,6 +18,7 @@ import { corsPolicy, SecurityHeaders, securityHeaders } from './http-policy';
 import { hasTooManyQueryParameters, jsonShapeMessage, jsonShapeProblem, TOO_MANY_QUERY_PARAMETERS_MESSAGE } from '../common/http/request-limits';
 import { applyRouting, setupOpenApi } from './openapi';
 import { answerClientError, requestTimeouts } from './request-deadlines';
+import { oversizedBodies } from './oversized-bodies';
 import { loggableUrl } from '../common/http/loggable-url';
 import { LiveWsAdapter } from '../modules/realtime/live-ws-adapter';
 import { RAW_BODY, STRIPE_WEBHOOK_ROUTE } from '../modules/payments/payments.routes';
@@ -152,6 +153,7 @@ function installRequestHooks(fastify: FastifyInstance, headers: SecurityHeaders,
       });
     }),
   );
+  void fastify.register(oversizedBodies);
   // server.close() closes the keep-alive connections that are idle at that moment; one busy with
   // an in-flight request would stay open after its response until keepAliveTimeout (72 s), and the
   // shutdown would time out. So idle connections are closed again as requests finish.

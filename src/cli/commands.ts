@@ -39,13 +39,16 @@ function driverStatusCommand(status: 'approved' | 'rejected' | 'suspended', verb
 }
 
 function blockCommand(blocked: boolean): CliCommand {
-  const usage = `user:${blocked ? 'block' : 'unblock'} <userId>`;
+  const usage = `user:${blocked ? 'block' : 'unblock'} <userId> [--reason "..."]`;
   return {
     usage,
-    summary: blocked ? 'Block a user: login, refresh and access tokens stop working' : 'Unblock a user',
+    summary: blocked ? 'Block a user: login, refresh and access tokens stop working, live sockets close' : 'Unblock a user',
     async run(app, args) {
-      const [id] = expectPositionals(parseCommandArgs(args, {}, usage), ['userId'], usage);
-      const user = await app.get(UsersService, { strict: false }).setBlocked(userIdArg(id, usage), blocked);
+      const parsed = parseCommandArgs(args, { reason: { type: 'string' } }, usage);
+      const [id] = expectPositionals(parsed, ['userId'], usage);
+      const userId = userIdArg(id, usage);
+      const reason = reasonArg(parsed.options.reason, `${blocked ? 'Blocked' : 'Unblocked'} with the operator CLI`, usage);
+      const user = await app.get(UsersService, { strict: false }).setBlocked(userId, blocked, { actorId: null, reason });
       return `User ${user.id} is now ${user.is_blocked ? 'blocked' : 'unblocked'}`;
     },
   };
@@ -68,13 +71,13 @@ const walletCredit: CliCommand = {
   },
 };
 
-const PROMO_USAGE = 'promo:create <CODE> --percent 10 | --fixed 5.00 [--max 10.00] [--from ISO] [--until ISO] [--limit N] [--description "..."]';
+const PROMO_USAGE = 'promo:create <CODE> --percent 10 | --fixed 5.00 [--max 10.00] [--from ISO] [--until ISO] [--limit N] [--description "..."] [--reason "..."]';
 const promoCreate: CliCommand = {
   usage: PROMO_USAGE,
   summary: 'Create a promo code: a whole percent (optionally capped by --max) or a fixed amount off',
   async run(app, args) {
     const s = { type: 'string' } as const;
-    const parsed = parseCommandArgs(args, { percent: s, fixed: s, max: s, from: s, until: s, limit: s, description: s }, PROMO_USAGE);
+    const parsed = parseCommandArgs(args, { percent: s, fixed: s, max: s, from: s, until: s, limit: s, description: s, reason: s }, PROMO_USAGE);
     const [code] = expectPositionals(parsed, ['CODE'], PROMO_USAGE);
     const o = parsed.options;
     if ((o.percent === undefined) === (o.fixed === undefined)) {
@@ -90,7 +93,8 @@ const promoCreate: CliCommand = {
     if (o.limit !== undefined) input.usageLimit = wholeNumberArg('--limit', o.limit, 0, 2_000_000_000, PROMO_USAGE);
     if (o.description !== undefined) input.description = o.description;
 
-    const row = await app.get(PricingService, { strict: false }).createPromoCode(input);
+    const reason = reasonArg(o.reason, 'Created with the operator CLI', PROMO_USAGE);
+    const row = await app.get(PricingService, { strict: false }).createPromoCode(input, { actorId: null, reason });
     const discount =
       row.discount_type === 'percentage'
         ? `${row.discount_value}% off${row.max_discount_minor !== null ? ` (at most ${money(app, row.max_discount_minor)})` : ''}`

@@ -149,10 +149,10 @@ describe('session revocation: refresh-token replay, logout, deletion (RFC 9700 4
   it('blocking drops the refresh family too; a replay while blocked revokes nothing and unblocking restores access (cli.e2e-spec)', async () => {
     const signed = await signUp(t);
     const latest = await refresh(t, signed.refresh_token);
-    await t.get(UsersService).setBlocked(signed.user.id, true);
+    await t.get(UsersService).setBlocked(signed.user.id, true, { actorId: null, reason: 'in a test' });
     expect(await sessionColumns(t, signed.user.id)).toMatchObject({ refresh_token_hash: null, family: null });
     expect((await post(t, 'refresh-token', { refresh_token: signed.refresh_token })).json()).toEqual(INVALID_REFRESH);
-    await t.get(UsersService).setBlocked(signed.user.id, false);
+    await t.get(UsersService).setBlocked(signed.user.id, false, { actorId: null, reason: 'in a test' });
     expect((await sessionColumns(t, signed.user.id)).valid_after).toBeNull();
     expect((await me(t, latest.access_token)).statusCode).toBe(200);
   });

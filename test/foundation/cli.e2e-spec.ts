@@ -99,7 +99,7 @@ describe('operator CLI commands (against the real application and database)', ()
     expect(percent).toMatch(
       /^Created promo code CLI-TEN \(id \d+\): 10% off \(at most 5\.00 USD\), valid from 2026-01-01T00:00:00\.000Z until 2027-01-01T00:00:00\.000Z, at most 100 uses$/,
     );
-    const fixed = await run('promo:create', 'CLI-FLAT', '--fixed', '3.5', '--description', 'Three fifty off');
+    const fixed = await run('promo:create', 'CLI-FLAT', '--fixed', '3.5', '--description', 'Three fifty off', '--reason', 'Spring campaign');
     expect(fixed).toMatch(/^Created promo code CLI-FLAT \(id \d+\): 3\.50 USD off, valid with no time limit, unlimited uses$/);
 
     const rows = await t.db.query(
@@ -111,6 +111,14 @@ describe('operator CLI commands (against the real application and database)', ()
       { code: 'CLI-TEN', discount_type: 'percentage', discount_value: 10, max_discount_minor: 500, usage_limit: 100, description: '' },
     ]);
     await expect(run('promo:create', 'CLI-TEN', '--percent', '5')).rejects.toThrow('Promo code CLI-TEN already exists');
+    // Audited as the CLI's (no operator), with --reason or the CLI's own.
+    const audit = await t.db.query(
+      `SELECT actor_id, action, target_type, target_id, reason FROM audit_log WHERE target_id IN ('CLI-TEN', 'CLI-FLAT') ORDER BY target_id`,
+    );
+    expect(audit).toEqual([
+      { actor_id: null, action: 'promo_codes.create', target_type: 'promo_code', target_id: 'CLI-FLAT', reason: 'Spring campaign' },
+      { actor_id: null, action: 'promo_codes.create', target_type: 'promo_code', target_id: 'CLI-TEN', reason: 'Created with the operator CLI' },
+    ]);
   });
 
   it('promo:create refuses bad input before writing anything', async () => {

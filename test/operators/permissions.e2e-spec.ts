@@ -58,6 +58,16 @@ describe('operator permissions: one table, enforced on every admin route', () =>
         'GET /admin/operators read',
         'POST /admin/operators operators.manage',
         'DELETE /admin/operators/:id operators.manage',
+        'GET /admin/users read',
+        'GET /admin/users/:id read',
+        'POST /admin/users/:id/block users.block',
+        'POST /admin/users/:id/unblock users.block',
+        'GET /admin/rides read',
+        'GET /admin/rides/:ride_id read',
+        'POST /admin/rides/:ride_id/cancel rides.cancel',
+        'GET /admin/promo-codes read',
+        'POST /admin/promo-codes promo_codes.write',
+        'PATCH /admin/promo-codes/:code promo_codes.write',
       ]),
     );
     for (const route of adminRoutes) expect([route.name, route.action]).toEqual([route.name, expect.any(String)]);

@@ -1,5 +1,5 @@
 import { executeCommand } from '../../src/cli/commands';
-import { createUser, fundWallet, TestUser } from '../support/factories';
+import { createOperator, createUser, fundWallet, TestUser } from '../support/factories';
 import { accept, bookRide, cancel, onlineDriver, placeBid, setStatus } from '../rides/ride-helpers';
 import { api, balanceOf, PaymentsWorld, saveCard, startPaymentsApp } from './payments-helpers';
 
@@ -99,6 +99,16 @@ describe('cancellation fees and no-shows', () => {
       expect(res.json()).toMatchObject({ cancel_reason: 'no_show', cancellation_fee: method === 'wallet' ? 3 : null });
       if (method === 'wallet') expect(await balanceOf(w.t, passenger.id)).toBe(4700);
     }
+  });
+
+  it("an operator's cancel costs the passenger nothing: the hold is released", async () => {
+    const { rideId } = await acceptedRide('card');
+    await acceptedAgo(rideId, 3600);
+    const support = await createOperator(w.t, 'support');
+    const res = await w.t.request({ method: 'POST', url: `/api/v1/admin/rides/${rideId}/cancel`, token: support.accessToken, payload: { reason: 'Passenger called support' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'cancelled', cancelled_by: 'operator', cancellation_fee: null, payment_status: 'released' });
+    expect(holdOf(rideId).status).toBe('canceled');
   });
 
   it('the ledger balances after every fee', async () => {

@@ -3,7 +3,7 @@ import { EventBus } from '../../src/common/events/event-bus';
 import { ConnectionRegistry } from '../../src/modules/realtime/connection-registry';
 import { createUser, TestUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
-import { expectNothingMore, LiveClient, liveUrl } from './live-client';
+import { closeSentinels, eventsCrossed, expectNothingMore, LiveClient, liveUrl } from './live-client';
 import { partialBid } from '../support/event-fixtures';
 import { waitFor } from '../support/wait';
 
@@ -189,11 +189,13 @@ describe('live channel: connection, protocol and protection', () => {
       const bus = t.get(EventBus);
       const bulky = partialBid({ id: 'bulky', note: 'x'.repeat(32 * 1024) });
       const registry = t.get(ConnectionRegistry);
-      // Publishes until the server gives up on the slow client (each round lets the sockets' I/O run).
-      await waitFor('the slow client dropped', () => {
+      // Publishes until the server gives up on the slow client. Each round waits until its events have been
+      // dispatched (over Redis they come back later), so no backlog of bulky events outlives the drop.
+      await waitFor('the slow client dropped', async () => {
         if (registry.connectionsOf(slowUser.id).size === 0) return true;
         for (let i = 0; i < 50; i += 1) bus.publish('bid.submitted', { ride_id: 'r-slow', passenger_id: slowUser.id, driver_id: 1, bid: bulky });
-        return false;
+        await eventsCrossed([t]);
+        return registry.connectionsOf(slowUser.id).size === 0;
       });
 
       bus.publish('bid.submitted', { ride_id: 'r-3', passenger_id: other.id, driver_id: 1, bid: partialBid({ id: 'b-3' }) });
@@ -202,6 +204,7 @@ describe('live channel: connection, protocol and protection', () => {
       const closed = await slow.closed;
       expect([1006, 1013]).toContain(closed.code);
       await bystander.close();
+      await closeSentinels([t]);
     });
 
     it('pings at the protocol level and drops a client that stops answering', async () => {

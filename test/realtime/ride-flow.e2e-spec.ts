@@ -178,7 +178,7 @@ describe('live channel: a ride followed end to end from REST calls', () => {
     const deleted = await createUser(t);
     const blockedSocket = await LiveClient.connect(t, blocked.accessToken);
     const deletedSocket = await LiveClient.connect(t, deleted.accessToken);
-    await t.get(UsersService).setBlocked(blocked.id, true);
+    await t.get(UsersService).setBlocked(blocked.id, true, { actorId: null, reason: 'in a test' });
     expect((await blockedSocket.closed).code).toBe(4403);
     const res = await t.request({ method: 'DELETE', url: '/api/v1/auth/account', token: deleted.accessToken });
     expect(res.statusCode).toBeLessThan(300);

@@ -13,6 +13,8 @@ const A = { address: 'A', latitude: 0, longitude: 0 };
 const B = { address: 'B', latitude: 0.1, longitude: 0 };
 const C = { address: 'C', latitude: 0.05, longitude: 0 };
 const NEAR_A = { address: 'A2', latitude: 0.001, longitude: 0 };
+/** Codes made by the test itself, as the CLI would (audited with no operator). */
+const SET_UP = { actorId: null, reason: 'Set up by the test' };
 
 describe('POST /api/v1/rides/estimate', () => {
   let t: TestApp;
@@ -79,8 +81,8 @@ describe('POST /api/v1/rides/estimate', () => {
     expect(fixed.breakdown).toMatchObject({ discount: 5, total: 22.1 });
 
     const promos = t.get(PromoCodesService);
-    await promos.createPromoCode({ code: 'USEDUP', discountType: 'fixed', discountValue: 100, usageLimit: 0 });
-    await promos.createPromoCode({ code: 'LATER', discountType: 'percentage', discountValue: 5, validFrom: new Date(Date.now() + 86_400_000) });
+    await promos.createPromoCode({ code: 'USEDUP', discountType: 'fixed', discountValue: 100, usageLimit: 0 }, SET_UP);
+    await promos.createPromoCode({ code: 'LATER', discountType: 'percentage', discountValue: 5, validFrom: new Date(Date.now() + 86_400_000) }, SET_UP);
     const refusals: Array<[string, string]> = [
       ['SUMMER2020', 'Promo code has expired'],
       ['NOSUCHCODE', 'Promo code not found'],
@@ -136,13 +138,13 @@ describe('POST /api/v1/rides/estimate', () => {
 
   it('a promo that stops applying between estimate and booking is refused with its real reason, on the database clock', async () => {
     const promos = t.get(PromoCodesService);
-    const expiring = await promos.createPromoCode({ code: 'BRIEFLY', discountType: 'fixed', discountValue: 100 });
-    const used = await promos.createPromoCode({ code: 'ONCEONLY', discountType: 'fixed', discountValue: 100, usageLimit: 1 });
+    const expiring = await promos.createPromoCode({ code: 'BRIEFLY', discountType: 'fixed', discountValue: 100 }, SET_UP);
+    const used = await promos.createPromoCode({ code: 'ONCEONLY', discountType: 'fixed', discountValue: 100, usageLimit: 1 }, SET_UP);
     await t.db.query(`UPDATE promo_codes SET valid_until = now() - interval '1 second' WHERE id = $1`, [expiring.id]);
     await t.db.query(`UPDATE promo_codes SET used_count = 1 WHERE id = $1`, [used.id]);
     const reasons = await t.db.transaction((m) => Promise.all([promos.redeem(expiring.id, m), promos.redeem(used.id, m)]));
     expect(reasons).toEqual(['Promo code has expired', 'Promo code usage limit reached']);
-    const fresh = await promos.createPromoCode({ code: 'STILLGOOD', discountType: 'fixed', discountValue: 100 });
+    const fresh = await promos.createPromoCode({ code: 'STILLGOOD', discountType: 'fixed', discountValue: 100 }, SET_UP);
     expect(await t.db.transaction((m) => promos.redeem(fresh.id, m))).toBeNull();
   });
 });

@@ -214,21 +214,21 @@ describe('me, profile, account deletion, blocking', () => {
       const user = await createUser(t);
       expect((await get(t, '/api/v1/auth/me', user.accessToken)).statusCode).toBe(200);
       revoked.length = 0;
-      const blocked = await t.get(UsersService).setBlocked(user.id, true);
+      const blocked = await t.get(UsersService).setBlocked(user.id, true, { actorId: null, reason: 'in a test' });
       expect(blocked).toMatchObject({ id: user.id, is_blocked: true });
       await new Promise((resolve) => setImmediate(resolve));
       expect(revoked).toEqual([{ user_id: user.id, reason: 'blocked' }]);
       expect((await get(t, '/api/v1/auth/me', user.accessToken)).statusCode).toBe(403);
       expect(await t.db.query(`SELECT refresh_token_hash FROM users WHERE id = $1`, [user.id])).toEqual([{ refresh_token_hash: null }]);
-      const unblocked = await t.get(UsersService).setBlocked(user.id, false);
+      const unblocked = await t.get(UsersService).setBlocked(user.id, false, { actorId: null, reason: 'in a test' });
       expect(unblocked.is_blocked).toBe(false);
       expect((await get(t, '/api/v1/auth/me', user.accessToken)).statusCode).toBe(200);
       expect(revoked).toHaveLength(1);
     });
 
     it('an unknown user: USER_NOT_FOUND', async () => {
-      await expect(t.get(UsersService).setBlocked(987654, true)).rejects.toMatchObject({ code: 'USER_NOT_FOUND' });
-      await expect(t.get(UsersService).setBlocked(987654, true)).rejects.toBeInstanceOf(UserError);
+      await expect(t.get(UsersService).setBlocked(987654, true, { actorId: null, reason: 'in a test' })).rejects.toMatchObject({ code: 'USER_NOT_FOUND' });
+      await expect(t.get(UsersService).setBlocked(987654, true, { actorId: null, reason: 'in a test' })).rejects.toBeInstanceOf(UserError);
     });
   });
 });
@@ -251,7 +251,7 @@ describeWithRedis('blocking across instances (event bus over Redis)', () => {
   it("a block on one instance ends the other instance's cached auth state at once", async () => {
     const user = await createUser(a);
     expect((await get(b, '/api/v1/auth/me', user.accessToken)).statusCode).toBe(200);
-    await a.get(UsersService).setBlocked(user.id, true);
+    await a.get(UsersService).setBlocked(user.id, true, { actorId: null, reason: 'in a test' });
     // As soon as the event has crossed, not after the 5 s the cache would otherwise hold the old state.
     await eventsCrossed([a, b]);
     expect((await get(b, '/api/v1/auth/me', user.accessToken)).statusCode).toBe(403);

@@ -7,12 +7,4 @@ import { AuthenticatedUser } from './authenticated-user';
  */
 export abstract class AccessTokenVerifier {
   abstract verify(token: string): Promise<AuthenticatedUser>;
-
-  /**
-   * The same checks as verify(), answered without a promise when they need no I/O (the HTTP guard
-   * runs on every request, and each promise costs it); a promise otherwise. Throws or rejects alike.
-   */
-  verifyNow(token: string): AuthenticatedUser | Promise<AuthenticatedUser> {
-    return this.verify(token);
-  }
 }

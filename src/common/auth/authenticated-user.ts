@@ -1,6 +1,7 @@
 import type { OperatorRole } from './operator-permissions';
 
-export type UserRole = 'passenger' | 'driver' | 'operator';
+export const USER_ROLES = ['passenger', 'driver', 'operator'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
 
 /** Who is calling, as established by the access token and the user's current state. */
 export interface AuthenticatedUser {

@@ -13,27 +13,16 @@ export class JwtAuthGuard implements CanActivate {
     private readonly verifier: AccessTokenVerifier,
   ) {}
 
-  /** Synchronous for public routes and cached users (Nest awaits only a promise), else a promise. */
-  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+  // Plain async: Nest's guard consumer awaits whatever canActivate returns, so a value saves no turn.
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     if (routeMetadata<boolean>(this.reflector, IS_PUBLIC, context)) return true;
-    return this.authenticate(context.switchToHttp().getRequest<AuthenticatedRequest>());
-  }
-
-  /** Synchronous too while the user's state is cached: every promise costs a hot route. */
-  private authenticate(request: AuthenticatedRequest): boolean | Promise<boolean> {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const token = bearerToken(request.headers.authorization);
     if (token === undefined) {
       throw new CommonError('UNAUTHENTICATED', 'Missing or malformed Authorization header; send Bearer <access_token>');
     }
-    const user = this.verifier.verifyNow(token);
-    if (user instanceof Promise) {
-      return user.then((verified) => {
-        request.user = verified;
-        return true;
-      });
-    }
-    request.user = user;
+    request.user = await this.verifier.verify(token);
     return true;
   }
 }

@@ -74,9 +74,9 @@ export class DriverLocationsService implements OnApplicationBootstrap, BeforeApp
 
   /**
    * Records the ping and tells the passenger of the driver's current ride, if any. Settles once the
-   * live store has the position (at once, without a promise, for the memory store).
+   * live store has the position.
    */
-  record(driverId: number, ping: LocationPing): PendingLocation | Promise<PendingLocation> {
+  async record(driverId: number, ping: LocationPing): Promise<PendingLocation> {
     const location: PendingLocation = {
       driverId,
       latitude: ping.latitude,
@@ -92,7 +92,7 @@ export class DriverLocationsService implements OnApplicationBootstrap, BeforeApp
     const saved = this.store.save(location);
 
     // The response does not wait for the passenger lookup (a cache miss reads the database); a
-    // cached answer (nearly every ping) is used at once, without a promise.
+    // cached answer (nearly every ping) is used at once.
     const cached = this.rides.peekAssignedRideOfDriver(driverId);
     if (cached === undefined) {
       this.rides
@@ -106,15 +106,13 @@ export class DriverLocationsService implements OnApplicationBootstrap, BeforeApp
         this.announceFailed(err);
       }
     }
-    if (!saved) return location;
-    return saved.then(
-      () => location,
-      (err: unknown) => {
-        // The table still gets the position at the next flush, and this instance's matcher has it already.
-        this.storeWriteFailed(err);
-        return location;
-      },
-    );
+    try {
+      await saved;
+    } catch (err) {
+      // The table still gets the position at the next flush, and this instance's matcher has it already.
+      this.storeWriteFailed(err);
+    }
+    return location;
   }
 
   /** Every heartbeat fails while Redis is down: one log line per interval, with how many failed. */

@@ -32,8 +32,8 @@ export class DriverRidesService {
    * position (the live store, which has the newest heartbeat from any instance, then the table). Approved drivers only. The answer
    * is the serialised JSON array (the hot path skips JSON.stringify).
    */
-  nearby(driverId: number, latitude: number | undefined, longitude: number | undefined, radiusKm: number | undefined): NearbyPage | Promise<NearbyPage> {
-    // The usual call (a cached driver who sends the point) answers without a promise: each costs the hot route.
+  async nearby(driverId: number, latitude: number | undefined, longitude: number | undefined, radiusKm: number | undefined): Promise<NearbyPage> {
+    // The usual call (a cached driver who sends the point) reads nothing.
     const cached = this.drivers.peekDriverCached(driverId);
     if (cached && latitude !== undefined && longitude !== undefined) return this.page(approved(cached), { latitude, longitude }, radiusKm);
     return this.nearbyLoaded(driverId, latitude, longitude, radiusKm);
@@ -53,7 +53,7 @@ export class DriverRidesService {
     return this.page(driver, point, radiusKm);
   }
 
-  private page(driver: DriverRow, point: GeoPoint, radiusKm: number | undefined): NearbyPage | Promise<NearbyPage> {
+  private page(driver: DriverRow, point: GeoPoint, radiusKm: number | undefined): Promise<NearbyPage> {
     return this.rides.findRequestedNearBody({
       latitude: point.latitude,
       longitude: point.longitude,

@@ -73,9 +73,8 @@ export class DriversController {
   })
   @ApiOkResponse({ type: LocationAcceptedResponseDto })
   @ApiBadRequestResponse({ type: ErrorResponseDto })
-  updateLocation(@CurrentUser() user: AuthenticatedUser, @Body() dto: UpdateLocationDto): LocationAcceptedView | Promise<LocationAcceptedView> {
-    const recorded = this.locations.record(user.id, dto);
-    return recorded instanceof Promise ? recorded.then(locationAcceptedToJson) : locationAcceptedToJson(recorded);
+  async updateLocation(@CurrentUser() user: AuthenticatedUser, @Body() dto: UpdateLocationDto): Promise<LocationAcceptedView> {
+    return locationAcceptedToJson(await this.locations.record(user.id, dto));
   }
 
   @Get('rides/nearby')
@@ -86,7 +85,7 @@ export class DriversController {
   @ApiOkResponse({ type: NearbyRideResponseDto, isArray: true })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Bad coordinates, or no location known yet' })
   @Header('Content-Type', 'application/json; charset=utf-8')
-  nearby(@CurrentUser() user: AuthenticatedUser, @Query() q: NearbyRidesQueryDto): NearbyPage | Promise<NearbyPage> {
+  async nearby(@CurrentUser() user: AuthenticatedUser, @Query() q: NearbyRidesQueryDto): Promise<NearbyPage> {
     if ((q.latitude === undefined) !== (q.longitude === undefined)) {
       throw CommonError.validation(q.latitude === undefined ? 'latitude' : 'longitude', 'Send latitude and longitude together');
     }

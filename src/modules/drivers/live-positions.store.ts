@@ -8,7 +8,7 @@ import type { PendingLocation } from './drivers.repository';
  * Chosen at start-up: Redis when REDIS_URL is set, memory otherwise (live-positions.provider.ts).
  */
 export abstract class LivePositionStore {
-  /** Memory answers synchronously (the heartbeat stays promise-free); Redis in one round trip. */
+  /** Memory answers at once, Redis in one round trip; callers await either. */
   abstract save(location: PendingLocation): void | Promise<void>;
 
   /** The newest position of the driver, undefined when none is kept (the table may still know one). */

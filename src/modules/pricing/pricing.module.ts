@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
+import { AdminPromoCodesController } from './promos/admin-promo-codes.controller';
 import { VehicleCategoriesRepository } from './vehicle-categories.repository';
 import { VehicleCategoriesService } from './vehicle-categories.service';
 import { PromoCodeEntity } from './entities/promo-code.entity';
@@ -20,7 +22,8 @@ import { SurgeService } from './surge/surge.service';
  * ports of surge-signals.port.ts, which the composition root binds.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([VehicleCategoryEntity, PromoCodeEntity])],
+  imports: [TypeOrmModule.forFeature([VehicleCategoryEntity, PromoCodeEntity]), AuditModule],
+  controllers: [AdminPromoCodesController],
   providers: [
     VehicleCategoriesRepository,
     VehicleCategoriesService,

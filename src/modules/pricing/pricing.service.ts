@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { MaybeAsync } from '../../common/async/maybe-async';
 import type { JsonObject } from '../../common/events/domain-events';
 import { AppConfig } from '../../config/app-config';
+import type { AuditedBy } from '../audit/audit.service';
 import { VehicleCategoriesService } from './vehicle-categories.service';
 import type { EstimateRideDto } from './dto/estimate-ride.dto';
 import type { RideRequestFieldsDto } from './dto/ride-request-fields.dto';
@@ -42,7 +44,7 @@ export class PricingService {
    * active category that fits. Without a promise when nothing needs I/O (the hot path: see
    * FareEstimatesService.estimate).
    */
-  estimate(dto: EstimateRideDto): JsonObject | Promise<JsonObject> {
+  estimate(dto: EstimateRideDto): MaybeAsync<JsonObject> {
     return this.estimates.estimate(dto);
   }
 
@@ -50,9 +52,8 @@ export class PricingService {
    * The fare a booking stores: the request validated against its category (400 naming the field
    * otherwise) and priced as an estimate would be at this moment (surge, promo).
    */
-  quote(dto: RideRequestFieldsDto, categoryId: number): FareEstimate | Promise<FareEstimate> {
-    const quoted = this.estimates.estimateFor(dto, categoryId);
-    return quoted instanceof Promise ? quoted.then((q) => q.estimate) : quoted.estimate;
+  async quote(dto: RideRequestFieldsDto, categoryId: number): Promise<FareEstimate> {
+    return (await this.estimates.estimateFor(dto, categoryId)).estimate;
   }
 
   /**
@@ -63,8 +64,8 @@ export class PricingService {
     return this.promos.redeem(promoId, manager);
   }
 
-  /** Operator CLI `promo:create`. */
-  createPromoCode(input: CreatePromoCodeInput): Promise<PromoCodeRow> {
-    return this.promos.createPromoCode(input);
+  /** Operator CLI `promo:create` (audited with `actorId: null`). */
+  createPromoCode(input: CreatePromoCodeInput, by: AuditedBy): Promise<PromoCodeRow> {
+    return this.promos.createPromoCode(input, by);
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { MaybeAsync, thenMaybe } from '../../common/async/maybe-async';
 import { ReadThroughCache } from '../../common/cache/read-through-cache';
 import { EventBus } from '../../common/events/event-bus';
 import { OnDomainEvent } from '../../common/events/on-domain-event';
@@ -42,9 +43,8 @@ export class VehicleCategoriesService {
    * The category, or undefined when it does not exist or is inactive: without a promise once the
    * list is in memory (every estimate asks), a promise only while the first load runs.
    */
-  findActive(id: number): VehicleCategoryEntity | undefined | Promise<VehicleCategoryEntity | undefined> {
-    const snapshot = this.snapshot();
-    return snapshot instanceof Promise ? snapshot.then((s) => activeIn(s, id)) : activeIn(snapshot, id);
+  findActive(id: number): MaybeAsync<VehicleCategoryEntity | undefined> {
+    return thenMaybe(this.snapshot(), (s) => activeIn(s, id));
   }
 
   /** After the vehicle_categories table was edited (operator CLI `categories:reload`): every instance reloads. */
@@ -59,7 +59,7 @@ export class VehicleCategoriesService {
     this.cache.invalidate(ALL);
   }
 
-  private snapshot(): Snapshot | Promise<Snapshot> {
+  private snapshot(): MaybeAsync<Snapshot> {
     const fresh = this.cache.peek(ALL);
     if (fresh) return fresh;
     const loading = this.cache.load(ALL, () => this.load());

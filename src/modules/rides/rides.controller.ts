@@ -14,6 +14,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import type { MaybeAsync } from '../../common/async/maybe-async';
 import { CurrentUser, Public, RequiresRegistration, Roles } from '../../common/auth/auth.decorators';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import { CommonError } from '../../common/errors/common.errors';
@@ -68,7 +69,7 @@ export class RidesController {
   })
   @ApiOkResponse({ schema: { oneOf: [{ $ref: getSchemaPath(EstimateResponseDto) }, { $ref: getSchemaPath(EstimateListResponseDto) }] } })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'A field is invalid (details name it)' })
-  estimate(@Body() dto: EstimateRideDto): JsonObject | Promise<JsonObject> {
+  estimate(@Body() dto: EstimateRideDto): MaybeAsync<JsonObject> {
     return this.pricing.estimate(dto);
   }
 
@@ -107,7 +108,7 @@ export class RidesController {
   @ApiOkResponse({ type: RideResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such ride, or not visible to the caller' })
   @Header('Content-Type', 'application/json; charset=utf-8')
-  getRide(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string): string | Promise<string> {
+  getRide(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string): MaybeAsync<string> {
     return this.rides.getRideBodyFor(rideId, user);
   }
 

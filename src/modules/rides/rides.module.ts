@@ -1,11 +1,14 @@
-import { AuditModule } from '../audit/audit.module';
 import { PaymentsModule } from '../payments/payments.module';
 import { AdminRideRefundsController } from './refunds/admin-ride-refunds.controller';
 import { RideRefundsService } from './refunds/ride-refunds.service';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RateLimitModule } from '../../common/rate-limit/rate-limit.module';
+import { AuditModule } from '../audit/audit.module';
 import { PricingModule } from '../pricing/pricing.module';
+import { AdminRidesController } from './admin/admin-rides.controller';
+import { AdminRidesRepository } from './admin/admin-rides.repository';
+import { AdminRidesService } from './admin/admin-rides.service';
 import { WalletsModule } from '../wallets/wallets.module';
 import { BidsController } from './bids/bids.controller';
 import { BidsRepository } from './bids/bids.repository';
@@ -63,7 +66,7 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     PaymentsModule,
     PricingModule,
   ],
-  controllers: [RidesController, PassengerRidesController, BidsController, RideChatController, TipsController, RideRatingsController, AdminRideRefundsController],
+  controllers: [RidesController, PassengerRidesController, BidsController, RideChatController, TipsController, RideRatingsController, AdminRidesController, AdminRideRefundsController],
   providers: [
     // read models
     RidesRepository,
@@ -87,6 +90,9 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     RideChatService,
     RideDispatchJob,
     RideRatingsRepository,
+    // operators
+    AdminRidesRepository,
+    AdminRidesService,
     // refunds
     RideRefundsService,
   ],

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { MaybeAsync, maybeAsync } from '../../common/async/maybe-async';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import { toMajor } from '../../common/money';
 import type { SurgeDemandPort } from '../pricing/surge-signals.port';
@@ -107,13 +108,15 @@ export class RidesService implements SurgeDemandPort {
    * Returns the JSON body already serialised: a cache hit then costs no JSON.stringify, and, read
    * by its passenger or driver (nearly every call), no promise either.
    */
-  getRideBodyFor(rideId: string, user: AuthenticatedUser): string | Promise<string> {
-    // The cache holds lower-case UUIDs only, so an id found as sent needs no check or lower-casing.
-    const asSent = this.rideViews.peek(rideId);
-    if (asSent && isPartyTo(asSent, user)) return (asSent.body ??= JSON.stringify(asSent.json));
-    if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
-    const id = rideId.toLowerCase();
-    return this.rideBodyOnMiss(id, user, asSent ?? this.rideViews.peek(id));
+  getRideBodyFor(rideId: string, user: AuthenticatedUser): MaybeAsync<string> {
+    return maybeAsync(() => {
+      // The cache holds lower-case UUIDs only, so an id found as sent needs no check or lower-casing.
+      const asSent = this.rideViews.peek(rideId);
+      if (asSent && isPartyTo(asSent, user)) return (asSent.body ??= JSON.stringify(asSent.json));
+      if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
+      const id = rideId.toLowerCase();
+      return this.rideBodyOnMiss(id, user, asSent ?? this.rideViews.peek(id));
+    });
   }
 
   private async rideBodyOnMiss(id: string, user: AuthenticatedUser, cached: CachedRide | undefined): Promise<string> {
@@ -152,8 +155,7 @@ export class RidesService implements SurgeDemandPort {
    * (a concatenation of pre-serialised rides), or, while the index is still loading at start-up, from
    * the database's one indexed query (see nearbySql), which gives the same page.
    */
-  findRequestedNearBody(query: NearbyQuery): NearbyPage | Promise<NearbyPage> {
-    // No promise when the index answers: each one costs the hot route microtask turns.
+  async findRequestedNearBody(query: NearbyQuery): Promise<NearbyPage> {
     return this.openRequests.nearbyBody(query) ?? this.rides.findRequestedNearJson(query);
   }
 

@@ -10,6 +10,8 @@ import { LocalFileStorage } from './storage/local-file-storage';
 import { ProfilePictureService } from './storage/profile-picture.service';
 import { UploadsRoute } from './storage/uploads.route';
 import { AdminOperatorsController } from './admin-operators.controller';
+import { AdminUsersController } from './admin-users.controller';
+import { AdminUsersService } from './admin-users.service';
 import { OperatorAccountsRepository } from './operator-accounts.repository';
 import { OperatorAccountsService } from './operator-accounts.service';
 import { UsersController } from './users.controller';
@@ -21,7 +23,7 @@ import { UsersService } from './users.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity]), AuditModule, WalletsModule, DriversModule, RidesModule],
-  controllers: [UsersController, AdminOperatorsController],
+  controllers: [UsersController, AdminOperatorsController, AdminUsersController],
   providers: [
     UsersRepository,
     UsersService,
@@ -30,6 +32,7 @@ import { UsersService } from './users.service';
     UserSignInService,
     OperatorAccountsRepository,
     OperatorAccountsService,
+    AdminUsersService,
     ProfilePictureService,
     UploadsRoute,
     { provide: FileStorage, useClass: LocalFileStorage },

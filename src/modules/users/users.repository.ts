@@ -86,6 +86,29 @@ export class UsersRepository {
     return rows[0];
   }
 
+  /**
+   * GET /admin/users: newest first; `query` matches phone, e-mail or name (first, last or both) as
+   * a case-insensitive substring, its LIKE wildcards taken literally.
+   */
+  async findPage(filter: { query?: string; role?: string }, offset: number, limit: number): Promise<{ rows: PublicUserRow[]; total: number }> {
+    const pattern = filter.query === undefined ? null : `%${filter.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const where = `($1::text IS NULL OR phone ILIKE $1 OR email ILIKE $1 OR first_name ILIKE $1 OR last_name ILIKE $1
+                    OR concat_ws(' ', first_name, last_name) ILIKE $1)
+               AND ($2::text IS NULL OR role::text = $2)`;
+    const params = [pattern, filter.role ?? null];
+    const [rows, count] = await Promise.all([
+      this.repo.query(`SELECT ${PUBLIC_USER_COLUMNS} FROM users WHERE ${where} ORDER BY id DESC OFFSET $3 LIMIT $4`, [...params, offset, limit]),
+      this.repo.query(`SELECT count(*)::int AS total FROM users WHERE ${where}`, params),
+    ]);
+    return { rows: rows as PublicUserRow[], total: (count as Array<{ total: number }>)[0]!.total };
+  }
+
+  /** The user's row locked for the rest of the transaction, as clients see it. */
+  async lockPublicById(id: number, manager: EntityManager): Promise<PublicUserRow | undefined> {
+    const rows: PublicUserRow[] = await manager.query(`SELECT ${PUBLIC_USER_COLUMNS} FROM users WHERE id = $1 FOR UPDATE`, [id]);
+    return rows[0];
+  }
+
   /** Locks the user's row for the rest of the transaction; the current picture URL comes along. */
   async lockById(id: number, manager: EntityManager): Promise<{ id: number; email: string | null; profile_picture: string | null } | undefined> {
     const rows = await manager.query(`SELECT id, email, profile_picture FROM users WHERE id = $1 FOR UPDATE`, [id]);

@@ -19,6 +19,7 @@ describe('UsersService auth-state cache', () => {
       events,
       null as never,
       null as never,
+      null as never,
     );
     const unsubscribe = subscribeDomainEventHandlers(events, service);
     const read = service.getAuthState(5); // the guard reads the state: "active"...

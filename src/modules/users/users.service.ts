@@ -12,6 +12,7 @@ import type { PassengerRatingsPort } from '../rides/rating-averages.port';
 import { RidesService } from '../rides/rides.service';
 import { WalletError } from '../wallets/wallets.errors';
 import { WalletsService } from '../wallets/wallets.service';
+import { AuditedBy, AuditService } from '../audit/audit.service';
 import { normalizeEmail } from './contact';
 import { MeResponseDto, MeWalletDto } from './dto/me-response.dto';
 import type { DriverProfileResponseDto } from '../drivers/dto/driver-response.dto';
@@ -48,6 +49,7 @@ export class UsersService implements PassengerRatingsPort {
     private readonly events: EventBus,
     private readonly drivers: DriversService,
     private readonly rides: RidesService,
+    private readonly audit: AuditService,
   ) {
     this.authStates = new ReadThroughCache({ ttlMs: config.userStateCacheMs, maxEntries: config.userStateCacheMaxEntries });
     this.authStateLoader = new BatchLoader({
@@ -178,19 +180,31 @@ export class UsersService implements PassengerRatingsPort {
   }
 
   /**
-   * Operator command: blocks or unblocks a user. Blocking ends every session at once: the refresh
-   * token is dropped, access tokens stop working (cache forgotten), live connections are closed.
+   * Blocks or unblocks a user (the CLI's user:block and POST /admin/users/{id}/block alike), with its
+   * audit entry in the same transaction. Blocking ends every session at once: the refresh token is
+   * dropped, access tokens stop working (cache forgotten), live connections close with 4403.
+   * Operator accounts are refused: a support agent blocking an admin would be a way up, and an
+   * operator is removed under /admin/operators instead.
    */
-  async setBlocked(userId: number, blocked: boolean): Promise<UserResponseDto> {
-    const row = await this.users.setBlocked(userId, blocked);
-    if (!row) throw new UserError('USER_NOT_FOUND');
+  async setBlocked(userId: number, blocked: boolean, by: AuditedBy): Promise<UserResponseDto> {
+    const row = await this.users.runInTransaction(async (manager) => {
+      const current = await this.users.lockPublicById(userId, manager);
+      if (!current) throw new UserError('USER_NOT_FOUND');
+      if (current.role === 'operator') throw new UserError('OPERATOR_ACCOUNT');
+      const updated = (await this.users.setBlocked(userId, blocked, manager))!;
+      await this.audit.record(
+        { ...by, action: blocked ? 'users.block' : 'users.unblock', targetType: 'user', targetId: userId, details: { was_blocked: current.is_blocked } },
+        manager,
+      );
+      return updated;
+    });
     if (blocked) this.events.publish('user.access_revoked', { user_id: userId, reason: 'blocked' });
     else this.events.publish('user.access_restored', { user_id: userId });
     return UserResponseDto.from(row);
   }
 
   /** The driver record exactly as GET /driver/profile returns it (one definition of that shape). */
-  private async findDriverProfile(userId: number): Promise<DriverProfileResponseDto | null> {
+  async findDriverProfile(userId: number): Promise<DriverProfileResponseDto | null> {
     try {
       return await this.drivers.getProfile(userId);
     } catch (err) {
@@ -199,7 +213,7 @@ export class UsersService implements PassengerRatingsPort {
     }
   }
 
-  private async findWallet(userId: number): Promise<MeWalletDto | null> {
+  async findWallet(userId: number): Promise<MeWalletDto | null> {
     try {
       const wallet = await this.wallets.getWallet(userId);
       return { balance: toMajor(wallet.balanceMinor), currency: wallet.currency.trim() };

@@ -6,8 +6,8 @@ import { AuthError } from '../auth.errors';
 import { JwtAccessTokenVerifier } from './jwt-access-token.verifier';
 import { jwtModuleOptions, TokenService } from './token.service';
 
-/** verifyNow (the HTTP guard's) must answer exactly as verify (the WebSocket's), with or without a promise. */
-describe('JwtAccessTokenVerifier.verifyNow', () => {
+/** verify (the HTTP guard's and the WebSocket's) answers the same from the cached user state as from a load. */
+describe('JwtAccessTokenVerifier.verify', () => {
   const config = AppConfig.fromEnv({ JWT_SECRET: 'unit-secret-unit-secret-unit-secret-0123' });
   const tokens = new TokenService(new JwtService(jwtModuleOptions(config)), config);
 
@@ -18,6 +18,12 @@ describe('JwtAccessTokenVerifier.verifyNow', () => {
     } as unknown as UsersService;
     return new JwtAccessTokenVerifier(tokens, users);
   }
+
+  const outcome = (verifying: Promise<unknown>) =>
+    verifying.then(
+      (user) => ({ user }),
+      (err: AuthError) => ({ code: err.code }),
+    );
 
   const active: UserAuthState = { id: 5, role: 'driver', isActive: true, isBlocked: false, isRegistered: true, tokensValidAfter: 0 };
   const nextSecond = Math.floor(Date.now() / 1000) + 1;
@@ -30,39 +36,22 @@ describe('JwtAccessTokenVerifier.verifyNow', () => {
     ['blocked and revoked', { ...active, isBlocked: true, tokensValidAfter: nextSecond + 5 }],
   ];
 
-  it.each(cases)('%s user: the cached answer is synchronous and equals verify()', async (_label, state) => {
+  it.each(cases)('%s user: the cached answer equals the loaded one (a refusal rejects either way)', async (_label, state) => {
     const token = tokens.issueAccess({ id: 5, role: 'driver' });
-    const expected = await verifierWith(state, false).verify(token).then(
-      (user) => ({ user }),
-      (err: AuthError) => ({ code: err.code }),
-    );
-    let now: unknown;
-    try {
-      now = verifierWith(state, true).verifyNow(token);
-      expect(now).not.toBeInstanceOf(Promise);
-      now = { user: now };
-    } catch (err) {
-      now = { code: (err as AuthError).code };
-    }
-    expect(now).toEqual(expected);
-    const uncached = await Promise.resolve(verifierWith(state, false).verifyNow(token)).then(
-      (user) => ({ user }),
-      (err: AuthError) => ({ code: err.code }),
-    );
-    expect(uncached).toEqual(expected);
+    const loaded = await outcome(verifierWith(state, false).verify(token));
+    expect(await outcome(verifierWith(state, true).verify(token))).toEqual(loaded);
   });
 
-  it('the session cut-off: a token issued before it is refused (401), one issued in its second or later is accepted', () => {
+  it('the session cut-off: a token issued before it is refused (401), one issued in its second or later is accepted', async () => {
     const token = tokens.issueAccess({ id: 5, role: 'driver' });
     const iat = Math.floor(Date.now() / 1000);
-    expect(() => verifierWith({ ...active, tokensValidAfter: iat + 1 }, true).verifyNow(token)).toThrow(
-      expect.objectContaining({ code: 'INVALID_ACCESS_TOKEN' }),
-    );
-    expect(verifierWith({ ...active, tokensValidAfter: iat }, true).verifyNow(token)).toEqual({ id: 5, role: 'driver', isRegistered: true });
-    expect(verifierWith({ ...active, tokensValidAfter: iat - 1 }, true).verifyNow(token)).toEqual({ id: 5, role: 'driver', isRegistered: true });
+    await expect(verifierWith({ ...active, tokensValidAfter: iat + 1 }, true).verify(token)).rejects.toMatchObject({ code: 'INVALID_ACCESS_TOKEN' });
+    await expect(verifierWith({ ...active, tokensValidAfter: iat }, true).verify(token)).resolves.toEqual({ id: 5, role: 'driver', isRegistered: true });
+    await expect(verifierWith({ ...active, tokensValidAfter: iat - 1 }, true).verify(token)).resolves.toEqual({ id: 5, role: 'driver', isRegistered: true });
   });
 
-  it('refuses a bad token before looking at the user', () => {
-    expect(() => verifierWith(active, true).verifyNow('not.a.token')).toThrow(AuthError);
+  it('refuses a bad token before looking at the user (a rejection, not a throw)', async () => {
+    const verifying = verifierWith(active, true).verify('not.a.token');
+    await expect(verifying).rejects.toBeInstanceOf(AuthError);
   });
 });

@@ -20,16 +20,11 @@ export class JwtAccessTokenVerifier extends AccessTokenVerifier {
     super();
   }
 
+  /** The user's state comes from the cache while it holds it (nearly every request of an active user). */
   async verify(token: string): Promise<AuthenticatedUser> {
     const { userId, iat } = this.tokens.verifyAccess(token);
-    return this.admit(await this.users.getAuthState(userId), iat);
-  }
-
-  /** Synchronous while the user's state is cached (nearly every request of an active user). */
-  override verifyNow(token: string): AuthenticatedUser | Promise<AuthenticatedUser> {
-    const { userId, iat } = this.tokens.verifyAccess(token);
     const cached = this.users.peekAuthState(userId);
-    return cached ? this.admit(cached.state, iat) : this.users.getAuthState(userId).then((state) => this.admit(state, iat));
+    return this.admit(cached ? cached.state : await this.users.getAuthState(userId), iat);
   }
 
   private admit(state: UserAuthState | undefined, iat: number): AuthenticatedUser {

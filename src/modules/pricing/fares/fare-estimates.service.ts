@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { JsonObject } from '../../../common/events/domain-events';
+import { bothMaybe, MaybeAsync, thenMaybe } from '../../../common/async/maybe-async';
 import { AppConfig } from '../../../config/app-config';
 import type { RideRequestFieldsDto } from '../dto/ride-request-fields.dto';
 import type { VehicleCategoryEntity } from '../entities/vehicle-category.entity';
@@ -35,14 +36,12 @@ export class FareEstimatesService {
   /**
    * One estimate for the named category, or `{estimates: [...]}` for every active category that fits
    * the passengers. The single estimate (what apps send) is answered without a promise when nothing
-   * needs I/O: categories in memory, no promo code, a routing engine that answers at once.
+   * needs I/O: categories in memory, no promo code, a routing engine that answers at once. A refusal
+   * is a rejected promise either way (maybe-async.ts).
    */
-  estimate(dto: RideRequestFieldsDto & { vehicle_category_id?: number }): JsonObject | Promise<JsonObject> {
-    if (dto.vehicle_category_id !== undefined) {
-      const quoted = this.estimateFor(dto, dto.vehicle_category_id);
-      return quoted instanceof Promise ? quoted.then((q) => this.toJson(q.estimate)) : this.toJson(quoted.estimate);
-    }
-    return this.estimateEvery(dto);
+  estimate(dto: RideRequestFieldsDto & { vehicle_category_id?: number }): MaybeAsync<JsonObject> {
+    if (dto.vehicle_category_id === undefined) return this.estimateEvery(dto);
+    return thenMaybe(this.estimateFor(dto, dto.vehicle_category_id), (q) => this.toJson(q.estimate));
   }
 
   private async estimateEvery(dto: RideRequestFieldsDto): Promise<JsonObject> {
@@ -56,20 +55,14 @@ export class FareEstimatesService {
   }
 
   /** Validates the request against its category and prices it (booking stores the result). */
-  estimateFor(dto: RideRequestFieldsDto, categoryId: number): Quote | Promise<Quote> {
-    const category = this.categories.findActive(categoryId);
-    return category instanceof Promise ? category.then((c) => this.quote(dto, c)) : this.quote(dto, category);
+  estimateFor(dto: RideRequestFieldsDto, categoryId: number): MaybeAsync<Quote> {
+    return thenMaybe(this.categories.findActive(categoryId), (category) => this.quote(dto, category));
   }
 
-  private quote(dto: RideRequestFieldsDto, category: VehicleCategoryEntity | undefined): Quote | Promise<Quote> {
+  private quote(dto: RideRequestFieldsDto, category: VehicleCategoryEntity | undefined): MaybeAsync<Quote> {
     if (!category) throw PricingError.field('CATEGORY_NOT_FOUND', 'vehicle_category_id');
     checkRideRequest(dto, category);
-    const legs = this.legs(dto);
-    const promo = this.promo(dto);
-    if (legs instanceof Promise || promo instanceof Promise) {
-      return Promise.all([legs, promo]).then(([l, p]) => ({ category, estimate: this.price(dto, category, l, p) }));
-    }
-    return { category, estimate: this.price(dto, category, legs, promo) };
+    return thenMaybe(bothMaybe(this.legs(dto), this.promo(dto)), ([legs, promo]) => ({ category, estimate: this.price(dto, category, legs, promo) }));
   }
 
   private toJson(estimate: FareEstimate): JsonObject {
@@ -82,14 +75,13 @@ export class FareEstimatesService {
   }
 
   /** Outbound leg; round trips add the way back to return_location, or to the pickup. */
-  private legs(dto: RideRequestFieldsDto): RouteLeg[] | Promise<RouteLeg[]> {
+  private legs(dto: RideRequestFieldsDto): MaybeAsync<RouteLeg[]> {
     const outbound = this.routing.route(dto.pickup, dto.dropoff);
-    if (dto.ride_type !== 'round_trip') return outbound instanceof Promise ? outbound.then((leg) => [leg]) : [outbound];
-    const back = this.routing.route(dto.dropoff, dto.return_location ?? dto.pickup);
-    return outbound instanceof Promise || back instanceof Promise ? Promise.all([outbound, back]) : [outbound, back];
+    if (dto.ride_type !== 'round_trip') return thenMaybe(outbound, (leg) => [leg]);
+    return bothMaybe(outbound, this.routing.route(dto.dropoff, dto.return_location ?? dto.pickup));
   }
 
-  private promo(dto: RideRequestFieldsDto): PromoRule | PromoOutcome | undefined | Promise<PromoRule | PromoOutcome | undefined> {
+  private promo(dto: RideRequestFieldsDto): MaybeAsync<PromoRule | PromoOutcome | undefined> {
     return dto.promo_code === undefined ? undefined : this.promos.evaluate(dto.promo_code);
   }
 }

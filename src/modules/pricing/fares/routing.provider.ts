@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { GeoPoint } from '../../../common/events/domain-events';
+import type { MaybeAsync } from '../../../common/async/maybe-async';
 import { AppConfig } from '../../../config/app-config';
 import { haversineKm } from '../../../common/geo';
 
@@ -13,7 +14,7 @@ export interface RouteLeg {
 /** Where distances and durations come from; a real routing engine can replace the default. */
 export abstract class RoutingProvider {
   /** A leg, or a promise of one from an engine that must be asked (the default answers at once). */
-  abstract route(from: GeoPoint, to: GeoPoint): RouteLeg | Promise<RouteLeg>;
+  abstract route(from: GeoPoint, to: GeoPoint): MaybeAsync<RouteLeg>;
 }
 
 /**

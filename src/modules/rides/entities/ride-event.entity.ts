@@ -2,7 +2,7 @@ import { Check, Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from
 
 /** One status transition of a ride (its audit trail); appended in the transaction that changes the ride. */
 @Entity({ name: 'ride_events' })
-@Check('ride_events_actor_role_check', `actor_role IN ('passenger', 'driver', 'system')`)
+@Check('ride_events_actor_role_check', `actor_role IN ('passenger', 'driver', 'system', 'operator')`)
 @Index('ride_events_ride_idx', ['rideId', 'id'])
 export class RideEventEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' })
@@ -24,7 +24,7 @@ export class RideEventEntity {
   actorUserId!: number | null;
 
   @Column({ name: 'actor_role', type: 'varchar', length: 16 })
-  actorRole!: 'passenger' | 'driver' | 'system';
+  actorRole!: 'passenger' | 'driver' | 'system' | 'operator';
 
   @Column({ type: 'varchar', length: 500, nullable: true })
   reason!: string | null;

@@ -23,7 +23,7 @@ const PICKUP_VEC_EXPRESSION =
 @Check('rides_card_payment_status_check', `(payment_method = 'card') = (payment_status IS NOT NULL)`)
 @Check('rides_cancellation_fee_check', `cancellation_fee_minor > 0`)
 @Check('rides_refunded_check', `refunded_minor >= 0`)
-@Check('rides_cancelled_by_check', `cancelled_by IN ('passenger', 'driver')`)
+@Check('rides_cancelled_by_check', `cancelled_by IN ('passenger', 'driver', 'operator')`)
 @Check('rides_driver_rating_check', `driver_rating BETWEEN 1 AND 5`)
 @Check('rides_passenger_rating_check', `passenger_rating BETWEEN 1 AND 5`)
 // At most one non-final ride per code, one live ride booked for now per passenger and one live ride
@@ -151,7 +151,7 @@ export class RideEntity {
   acceptedBidId!: string | null;
 
   @Column({ name: 'cancelled_by', type: 'varchar', length: 16, nullable: true })
-  cancelledBy!: 'passenger' | 'driver' | null;
+  cancelledBy!: 'passenger' | 'driver' | 'operator' | null;
 
   @Column({ name: 'cancel_reason', type: 'varchar', length: 500, nullable: true })
   cancelReason!: string | null;

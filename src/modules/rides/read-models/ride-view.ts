@@ -13,7 +13,7 @@ export const PAYMENT_METHODS = ['cash', 'wallet', 'card'] as const;
 /** A card ride's money (CONTRACT §12): pending until the hold at acceptance, then held, and so on. */
 export const PAYMENT_STATUSES = ['pending', 'held', 'captured', 'released', 'failed', 'partially_refunded', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
-export const CANCELLED_BY = ['passenger', 'driver'] as const;
+export const CANCELLED_BY = ['passenger', 'driver', 'operator'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export type CancelledBy = (typeof CANCELLED_BY)[number];
 

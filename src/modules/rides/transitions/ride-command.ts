@@ -42,8 +42,11 @@ export type UserCommand = Extract<RideCommand, { type: UserCommandType }>;
 /** What a command answers with: the ride as the API shows it, or, for a bid, the bid, for a tip, the tip, for a rating, the rating. */
 export type ResultOf<K extends RideCommandType> = K extends 'bid' ? BidView : K extends 'tip' ? TipView : K extends 'rate' ? RideRatingView : RideView;
 
-/** Who acts: a user (their relation to the ride decides what they may do), or the platform. */
-export type RideActor = { id: number } | 'system';
+/**
+ * Who acts: a user (their relation to the ride decides what they may do), an operator acting for the
+ * service (`operator: true`, whatever their relation to the ride), or the platform.
+ */
+export type RideActor = { id: number; operator?: true } | 'system';
 
 /** The transaction a command runs in, for the repositories its handler and hooks call. */
 export type RideTx = EntityManager;

@@ -198,9 +198,10 @@ function targetOf(command: RideCommand): RideStatus | undefined {
   return command.type === 'no_step' ? command.to : undefined;
 }
 
-/** The actor's relation to the ride: its passenger, its driver, the platform, or anyone else. */
+/** The actor's relation to the ride: its passenger, its driver, the platform, an operator, or anyone else. */
 export function partyOf(ride: Pick<LockedRide, 'passenger_id' | 'driver_id'>, actor: RideActor): RideParty {
   if (actor === 'system') return 'system';
+  if (actor.operator) return 'operator';
   if (ride.passenger_id === actor.id) return 'passenger';
   if (ride.driver_id === actor.id) return 'driver';
   return 'other';

@@ -19,7 +19,7 @@ import { partyOf } from './ride-transitions.service';
  * whole state machine from outside.
  */
 const COMMANDS = Object.keys(RIDE_TRANSITIONS) as RideCommandType[];
-const PARTIES: RideParty[] = ['passenger', 'driver', 'system', 'other'];
+const PARTIES: RideParty[] = ['passenger', 'driver', 'system', 'operator', 'other'];
 const STATES: (RideStatus | null)[] = [null, ...RIDE_STATUSES];
 const rule = (type: RideCommandType): RideTransitionRule => RIDE_TRANSITIONS[type];
 const allowed = (type: RideCommandType, party: RideParty, status: RideStatus | null, pastExpiry: boolean) =>

@@ -1,12 +1,12 @@
 import type { DomainEventName } from '../../../common/events/domain-events';
-import { RideStatus, sqlStatusList } from '../ride-status';
+import { NON_FINAL_STATUSES, RideStatus, sqlStatusList } from '../ride-status';
 import type { RideErrorCode } from '../rides.errors';
 
 /**
  * How the one acting stands to the ride: its passenger, its assigned driver, the platform (a sweep),
- * or any other user (a driver bidding on a request).
+ * an operator of the service (CONTRACT §13), or any other user (a driver bidding on a request).
  */
-export type RideParty = 'passenger' | 'driver' | 'system' | 'other';
+export type RideParty = 'passenger' | 'driver' | 'system' | 'operator' | 'other';
 
 /** A ride time the table judges commands by: a request's end, a scheduled ride's dispatch time. */
 export type RideClock = 'expires_at' | 'dispatch_at';
@@ -69,7 +69,8 @@ export const RIDE_TRANSITIONS = {
   no_step: { from: { driver: [] }, refusal: 'INVALID_STATUS_TRANSITION' },
   cancel: {
     to: 'cancelled',
-    from: { passenger: ['scheduled', 'requested', 'accepted', 'driver_arrived'], driver: ['accepted', 'driver_arrived'] },
+    // An operator may end any ride that is not over (no fee: the passenger did not choose it).
+    from: { passenger: ['scheduled', 'requested', 'accepted', 'driver_arrived'], driver: ['accepted', 'driver_arrived'], operator: NON_FINAL_STATUSES },
     refusal: 'RIDE_NOT_CANCELLABLE',
     stamp: 'cancelled_at',
     withdrawsBids: true,

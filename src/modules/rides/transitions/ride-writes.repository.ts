@@ -9,7 +9,7 @@ import type { PaymentStatus } from '../read-models/ride-view';
 import { RIDE_CLOCKS, RideClock, RideStamp, sqlAllowing, SweepCommandType, ruleOf } from './ride-transitions';
 
 export type { RideStatus };
-export type ActorRole = 'passenger' | 'driver' | 'system';
+export type ActorRole = 'passenger' | 'driver' | 'system' | 'operator';
 
 export interface NewRide {
   id: string;
@@ -63,7 +63,7 @@ export interface RideColumns {
   driver_id?: number;
   accepted_bid_id?: string;
   fare_minor?: number;
-  cancelled_by?: 'passenger' | 'driver';
+  cancelled_by?: 'passenger' | 'driver' | 'operator';
   cancel_reason?: string | null;
   payment_status?: PaymentStatus;
   cancellation_fee_minor?: number;

@@ -16,16 +16,16 @@ async function cancelled<K extends 'cancel' | 'no_show'>(ctx: ChangeContext<K>, 
 }
 
 /**
- * `cancel`: who cancelled (the table lets only the passenger and the assigned driver) and why. The
- * passenger's cancel more than CANCELLATION_FREE_SECONDS after acceptance pays the fee; the driver's
- * costs the passenger nothing (a card's hold is released).
+ * `cancel`: who cancelled (the table lets the passenger, the assigned driver and operators) and why.
+ * The passenger's cancel more than CANCELLATION_FREE_SECONDS after acceptance pays the fee; the
+ * driver's or an operator's costs the passenger nothing (a card's hold is released).
  */
 @Injectable()
 export class CancelRideHandler implements RideCommandHandler<'cancel'> {
   constructor(private readonly fee: CancellationFee) {}
 
   async run(ctx: ChangeContext<'cancel'>): Promise<CommandOutcome<'cancel'>> {
-    const by: CancelledBy = ctx.party === 'driver' ? 'driver' : 'passenger';
+    const by: CancelledBy = ctx.party === 'driver' || ctx.party === 'operator' ? ctx.party : 'passenger';
     const set = await this.fee.settle(ctx.ride, by === 'passenger' && this.fee.isLate(ctx.ride), ctx.tx);
     return cancelled(ctx, by, set, ctx.command.reason);
   }

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { ActorRole } from '../transitions/ride-writes.repository';
+import { RIDE_VIEW_COLUMNS, RIDE_VIEW_FROM, RideViewRow } from '../read-models/ride-view';
+
+/**
+ * The ride's payment status as SQL. Rides carry no `payment_status` column until card payments reach
+ * the ride commands (CONTRACT §12); until then every ride's is null (cash and wallet), so a filter on it
+ * matches none. When the column lands this becomes `r.payment_status` and the filter works as is.
+ */
+const PAYMENT_STATUS_SQL = 'NULL::varchar';
+
+export interface AdminRideFilter {
+  status?: string;
+  paymentStatus?: string;
+  passengerId?: number;
+  driverId?: number;
+}
+
+export interface RideEventRow {
+  to_status: string;
+  actor_role: ActorRole;
+  actor_user_id: number | null;
+  reason: string | null;
+  created_at: Date;
+}
+
+/** Operators' reads of rides: any ride, filtered, and a ride's history (ride_events). */
+@Injectable()
+export class AdminRidesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Newest first. */
+  async findPage(filter: AdminRideFilter, offset: number, limit: number): Promise<{ rows: RideViewRow[]; total: number }> {
+    const where = `($1::varchar IS NULL OR r.status = $1) AND ($2::varchar IS NULL OR ${PAYMENT_STATUS_SQL} = $2)
+      AND ($3::int IS NULL OR r.passenger_id = $3) AND ($4::int IS NULL OR r.driver_id = $4)`;
+    const params = [filter.status ?? null, filter.paymentStatus ?? null, filter.passengerId ?? null, filter.driverId ?? null];
+    const [rows, count] = await Promise.all([
+      this.dataSource.query(
+        `SELECT ${RIDE_VIEW_COLUMNS} ${RIDE_VIEW_FROM} WHERE ${where} ORDER BY r.created_at DESC, r.id DESC LIMIT $5 OFFSET $6`,
+        [...params, limit, offset],
+      ) as Promise<RideViewRow[]>,
+      this.dataSource.query(`SELECT count(*)::int AS total FROM rides r WHERE ${where}`, params) as Promise<Array<{ total: number }>>,
+    ]);
+    return { rows, total: count[0]?.total ?? 0 };
+  }
+
+  /** Oldest first, in the order they were written. */
+  findEvents(rideId: string): Promise<RideEventRow[]> {
+    return this.dataSource.query(
+      `SELECT to_status, actor_role, actor_user_id, reason, created_at FROM ride_events WHERE ride_id = $1 ORDER BY id`,
+      [rideId],
+    );
+  }
+}
