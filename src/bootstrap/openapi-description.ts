@@ -22,6 +22,7 @@ const LIVE_EVENTS: Record<RideEventType, readonly [receivers: string, data: stri
   ride_tipped: ["the ride's driver, when the passenger tips", '`{tip, ride}`'],
   ride_rated: ['the rated party (driver or passenger)', '`{rating, ride}`'],
   driver_location: ["the passenger of the driver's non-final ride, at most once a second per ride", '`{driver_id, location}`'],
+  payment_failed: ["operators' live sockets, when a card ride's hold lapsed at Stripe (`payment_status: \"failed\"`)", '`{ride}`'],
 };
 
 /** The event types in the order the explorer lists them. */

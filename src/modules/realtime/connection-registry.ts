@@ -12,6 +12,8 @@ import { SharedFrame } from './ws-frames';
 export class ConnectionRegistry {
   private readonly byUser = new Map<number, Set<LiveConnection>>();
   private connectedDrivers = 0;
+  /** Operators with a live socket here: the `operators` audience of the routing table. */
+  private readonly operatorIds = new Set<number>();
   private readonly queue: Delivery[] = [];
   private draining = false;
 
@@ -33,6 +35,7 @@ export class ConnectionRegistry {
     set.add(connection);
     this.metrics.openSockets.inc();
     if (user.role === 'driver') this.connectedDrivers += 1;
+    if (user.role === 'operator') this.operatorIds.add(user.id);
   }
 
   remove(connection: LiveConnection): void {
@@ -43,6 +46,7 @@ export class ConnectionRegistry {
     this.metrics.openSockets.dec();
     if (user.role === 'driver') this.connectedDrivers -= 1;
     if (set.size === 0) {
+      this.operatorIds.delete(user.id);
       this.byUser.delete(user.id);
       this.presence.offline(user.id);
     }
@@ -91,6 +95,11 @@ export class ConnectionRegistry {
         this.metrics.countDelivered(delivery.type, delivery.written);
       }
     }
+  }
+
+  /** The operators connected to this instance. */
+  get operators(): readonly number[] {
+    return [...this.operatorIds];
   }
 
   /** Lets ride_requested skip the eligible-driver query when no driver is connected here. */

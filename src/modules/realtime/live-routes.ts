@@ -27,8 +27,11 @@ export interface DriversNear {
 export interface LiveMessage {
   type: RoutedType;
   rideId: string;
-  /** User ids (nulls skipped), or the matcher's lookup (resolved at most once per message on an instance). */
-  to: ReadonlyArray<number | null> | DriversNear;
+  /**
+   * User ids (nulls skipped), the matcher's lookup (resolved at most once per message on an
+   * instance), or every operator's live sockets (CONTRACT §13; operators get no pushes).
+   */
+  to: ReadonlyArray<number | null> | DriversNear | 'operators';
   data: JsonObject;
   /** Written only when a push goes out, off the socket path. */
   push: () => PushText;
@@ -41,7 +44,7 @@ type Route<K extends DomainEventName> = (event: DomainEventMap[K]) => LiveMessag
 type LiveRoutes = { readonly [K in DomainEventName]?: Route<K> };
 
 export function isDriversNear(to: LiveMessage['to']): to is DriversNear {
-  return !Array.isArray(to);
+  return typeof to === 'object' && !Array.isArray(to);
 }
 
 export const LIVE_ROUTES = {
@@ -50,6 +53,12 @@ export const LIVE_ROUTES = {
   // A raised offer is announced like a new request, to the drivers the matcher would tell now (CONTRACT §11).
   'ride.offer_raised': (e) =>
     newRequest(e, () => ({ title: 'Offer raised', body: `Now ${e.ride.offered_fare?.toFixed(2)} ${e.ride.currency}. Pickup: ${e.ride.pickup.address}.` })),
+
+  // A card ride's hold lapsed at Stripe (CONTRACT §13: operators' live sockets); other money changes are not routed.
+  'ride.payment_changed': (e) =>
+    e.failed
+      ? [{ type: 'payment_failed', rideId: e.ride_id, to: 'operators', data: { ride: e.ride }, push: () => ({ title: 'Payment failed', body: `Ride ${e.ride.ride_code}` }) }]
+      : [],
 
   'ride.tipped': (e) => [
     {

@@ -15,7 +15,8 @@ export type RideEventType =
   | 'driver_location'
   | 'chat_message'
   | 'ride_tipped'
-  | 'ride_rated';
+  | 'ride_rated'
+  | 'payment_failed';
 
 export interface RideEventMessage {
   type: RideEventType;

@@ -69,6 +69,10 @@ export class RealtimeService implements OnModuleInit, OnModuleDestroy {
   }
 
   private toSockets(message: LiveMessage): void {
+    if (message.to === 'operators') {
+      this.registry.sendToUsers(this.registry.operators, rideEventFrame(message.type, message.rideId, message.data), message.type);
+      return;
+    }
     if (!isDriversNear(message.to)) {
       this.registry.sendToUsers(message.to, rideEventFrame(message.type, message.rideId, message.data), message.type);
       return;
@@ -85,6 +89,7 @@ export class RealtimeService implements OnModuleInit, OnModuleDestroy {
   /** Ids as routed, or the matcher's answer from memory, computed at most once per message on this instance. */
   private receivers(message: LiveMessage): readonly number[] {
     const to = message.to;
+    if (to === 'operators') return [];
     if (!isDriversNear(to)) return to.filter((id): id is number => id !== null);
     let ids = this.lookups.get(message);
     if (!ids) {

@@ -1,6 +1,7 @@
 import { PaymentsModule } from '../payments/payments.module';
 import { AdminRideRefundsController } from './refunds/admin-ride-refunds.controller';
 import { RideRefundsService } from './refunds/ride-refunds.service';
+import { RidePaymentEventsService } from './ride-payment-events.service';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RateLimitModule } from '../../common/rate-limit/rate-limit.module';
@@ -93,9 +94,10 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     // operators
     AdminRidesRepository,
     AdminRidesService,
-    // refunds
+    // refunds, Stripe's news of a ride's money
     RideRefundsService,
+    RidePaymentEventsService,
   ],
-  exports: [RidesService],
+  exports: [RidesService, RidePaymentEventsService],
 })
 export class RidesModule {}

@@ -6,6 +6,7 @@ import { PaymentCustomersRepository } from '../cards/payment-customers.repositor
 import { PaymentError } from '../payments.errors';
 import { PayoutsRepository } from '../payouts/payouts.repository';
 import { RidePaymentEventsPort } from '../ride-payment-events.port';
+import { RefundsService } from '../ride-payments/refunds.service';
 import { StripeAccess } from '../stripe/stripe-access';
 import { StripeWebhookEventsRepository } from './stripe-webhook-events.repository';
 
@@ -27,6 +28,7 @@ export class StripeWebhooksService {
     private readonly customers: PaymentCustomersRepository,
     private readonly payouts: PayoutsRepository,
     private readonly bus: EventBus,
+    private readonly refunds: RefundsService,
     // Bound by the composition root once rides handle it (issue 24, phase 2); until then those events are only recorded.
     @Optional() private readonly rides?: RidePaymentEventsPort,
   ) {}
@@ -65,7 +67,8 @@ export class StripeWebhooksService {
       case 'payment_intent.canceled': {
         const intent = event.data.object;
         const rideId = intent.metadata?.ride_id;
-        if (rideId && this.rides) await this.rides.holdCanceled({ rideId, paymentIntentId: intent.id }, tx);
+        const announce = rideId && this.rides ? await this.rides.holdCanceled({ rideId, paymentIntentId: intent.id }, tx) : undefined;
+        if (announce) after.push(announce);
         return;
       }
       case 'charge.refunded': {
@@ -74,7 +77,9 @@ export class StripeWebhooksService {
         const paymentIntentId = idOf(charge.payment_intent);
         if (!rideId || !paymentIntentId || !this.rides) return;
         const refunds = (charge.refunds?.data ?? []).map((r) => ({ id: r.id, amountMinor: r.amount }));
-        await this.rides.chargeRefunded({ rideId, paymentIntentId, amountRefundedMinor: charge.amount_refunded, refunds }, tx);
+        const ride = await this.refunds.recordProviderRefunds(rideId, paymentIntentId, refunds, tx);
+        const announce = await this.rides.chargeRefunded({ rideId, paymentIntentId, amountRefundedMinor: charge.amount_refunded, refunds, ride }, tx);
+        if (announce) after.push(announce);
         return;
       }
       default:

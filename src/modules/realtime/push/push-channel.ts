@@ -64,7 +64,7 @@ export class PushChannel implements BeforeApplicationShutdown {
   offer(messages: readonly LiveMessage[], receivers: ReceiverLookup): void {
     if (!this.gateway || this.stopped) return;
     for (const message of messages) {
-      if (Array.isArray(message.to) && message.to.every((id) => id === null)) continue;
+      if (message.to === 'operators' || (Array.isArray(message.to) && message.to.every((id) => id === null))) continue;
       if (!this.messages.add({ message, receivers })) this.metrics.pushDropped.inc();
     }
     this.metrics.pushQueued.set(this.messages.size + this.sends.size);

@@ -272,13 +272,25 @@ export class RideWritesRepository {
     return rows[0]!;
   }
 
+  /** A held card ride whose hold Stripe cancelled: failed. False when the ride was not held (released, captured meanwhile). */
+  async markHoldFailed(rideId: string, manager: EntityManager): Promise<boolean> {
+    const rows = rowsOf<{ id: string }>(
+      await manager.query(`UPDATE rides SET payment_status = 'failed', updated_at = now() WHERE id = $1 AND payment_status = 'held' RETURNING id`, [rideId]),
+    );
+    return rows.length > 0;
+  }
+
   /** A refund's total on the ride (and a card ride's payment status), in the refund's transaction. */
   async setRefunded(rideId: string, refundedMinor: number, paymentStatus: PaymentStatus | null, manager: EntityManager): Promise<void> {
-    await manager.query(`UPDATE rides SET refunded_minor = $2, payment_status = coalesce($3, payment_status), updated_at = now() WHERE id = $1`, [
-      rideId,
-      refundedMinor,
-      paymentStatus,
-    ]);
+    await manager.query(
+      `UPDATE rides SET refunded_minor = $2, payment_status = CASE WHEN payment_method = 'card' THEN coalesce($3, payment_status) END, updated_at = now()
+        WHERE id = $1`,
+      [
+        rideId,
+        refundedMinor,
+        paymentStatus,
+      ],
+    );
   }
 
   /** Writes the tip on a locked ride; returns when it was paid. */
