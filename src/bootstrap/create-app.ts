@@ -14,10 +14,12 @@ import { createRootLogger, PinoNestLogger } from '../common/logging/logger';
 import { Metrics } from '../common/metrics/metrics';
 import { AppConfig } from '../config/app-config';
 import { migrateAndSeed } from '../database/migrate';
+import { installConsole } from './console';
 import { corsPolicy, SecurityHeaders, securityHeaders } from './http-policy';
 import { hasTooManyQueryParameters, jsonShapeMessage, jsonShapeProblem, TOO_MANY_QUERY_PARAMETERS_MESSAGE } from '../common/http/request-limits';
 import { applyRouting, setupOpenApi } from './openapi';
 import { answerClientError, requestTimeouts } from './request-deadlines';
+import { multipartUploads } from './multipart-uploads';
 import { oversizedBodies } from './oversized-bodies';
 import { loggableUrl } from '../common/http/loggable-url';
 import { LiveWsAdapter } from '../modules/realtime/live-ws-adapter';
@@ -70,6 +72,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
   installRequestHooks(fastify, headers, config.corsOrigins);
   installJsonOnlyBodyParsing(fastify);
+  installConsole(fastify, config);
 
   const appModule = AppModule.forRoot(config, { ...options, metrics });
   const root = options.modules?.length ? withExtraModules(appModule, options.modules) : appModule;
@@ -154,6 +157,7 @@ function installRequestHooks(fastify: FastifyInstance, headers: SecurityHeaders,
     }),
   );
   void fastify.register(oversizedBodies);
+  void fastify.register(multipartUploads);
   // server.close() closes the keep-alive connections that are idle at that moment; one busy with
   // an in-flight request would stay open after its response until keepAliveTimeout (72 s), and the
   // shutdown would time out. So idle connections are closed again as requests finish.

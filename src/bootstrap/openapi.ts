@@ -48,7 +48,9 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     .addServer('/')
     .build();
   for (const [name, description] of TAGS) config.tags = [...(config.tags ?? []), { name, description }];
-  const document = SwaggerModule.createDocument(app, config, { extraModels: [ErrorResponseDto] });
+  // Tags come from TAGS alone: @nestjs/swagger would also tag every controller without a class-level
+  // tag by its name, listing each operator endpoint a second time outside "operators".
+  const document = SwaggerModule.createDocument(app, config, { extraModels: [ErrorResponseDto], autoTagControllers: false });
   const guards = routeGuards(app);
   documentCommonErrors(document, guards);
   documentResponses(document, guards);

@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { toMajor } from '../common/money';
 import { AppConfig } from '../config/app-config';
-import { DriversService } from '../modules/drivers/drivers.service';
+import { DriverDecision, DriversService } from '../modules/drivers/drivers.service';
 import { CreatePromoCodeInput, PricingService } from '../modules/pricing/pricing.service';
 import { VehicleCategoriesService } from '../modules/pricing/vehicle-categories.service';
 import { isOperatorRole, OPERATOR_ROLES } from '../common/auth/operator-permissions';
@@ -24,15 +24,17 @@ export interface CliCommand {
 const money = (app: INestApplicationContext, minor: number): string =>
   `${toMajor(minor).toFixed(2)} ${app.get(AppConfig, { strict: false }).currency}`;
 
-function driverStatusCommand(status: 'approved' | 'rejected' | 'suspended', verb: string): CliCommand {
-  const usage = `driver:${verb} <userId>`;
+function driverDecisionCommand(decision: DriverDecision, summary: string): CliCommand {
+  const usage = `driver:${decision} <userId> [--reason "..."]`;
   return {
     usage,
-    summary: `Set a driver's record to ${status}`,
+    summary,
     async run(app, args) {
-      const [id] = expectPositionals(parseCommandArgs(args, {}, usage), ['userId'], usage);
+      const parsed = parseCommandArgs(args, { reason: { type: 'string' } }, usage);
+      const [id] = expectPositionals(parsed, ['userId'], usage);
       const userId = userIdArg(id, usage);
-      const driver = await app.get(DriversService, { strict: false }).setApprovalStatus(userId, status);
+      const reason = reasonArg(parsed.options.reason, `driver:${decision} with the operator CLI`, usage);
+      const driver = await app.get(DriversService, { strict: false }).decide(userId, decision, { actorId: null, reason });
       return `Driver ${driver.user_id} is now ${driver.status}${driver.is_online ? ' (online)' : ''}`;
     },
   };
@@ -154,9 +156,10 @@ const categoriesReload: CliCommand = {
 };
 
 export const COMMANDS: Readonly<Record<string, CliCommand>> = {
-  'driver:approve': driverStatusCommand('approved', 'approve'),
-  'driver:reject': driverStatusCommand('rejected', 'reject'),
-  'driver:suspend': driverStatusCommand('suspended', 'suspend'),
+  'driver:approve': driverDecisionCommand('approve', "Approve a driver: needs the license and vehicle registration on file unless DRIVER_AUTO_APPROVE"),
+  'driver:reject': driverDecisionCommand('reject', 'Reject a driver (takes them offline)'),
+  'driver:suspend': driverDecisionCommand('suspend', 'Suspend a driver (takes them offline)'),
+  'driver:reinstate': driverDecisionCommand('reinstate', 'Lift a suspension'),
   'user:block': blockCommand(true),
   'user:unblock': blockCommand(false),
   'wallet:credit': walletCredit,

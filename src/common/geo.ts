@@ -20,3 +20,15 @@ export function sqlHaversineKm(lat1: string, lng1: string, lat2: string, lng2: s
     power(sin(radians(${lat2} - ${lat1}) / 2), 2) +
     cos(radians(${lat1})) * cos(radians(${lat2})) * power(sin(radians(${lng2} - ${lng1}) / 2), 2)))))`;
 }
+
+/** A latitude/longitude rectangle, edges included; min ≤ max on both axes (no wrap across 180°). */
+export interface GeoBox {
+  minLatitude: number;
+  minLongitude: number;
+  maxLatitude: number;
+  maxLongitude: number;
+}
+
+export function inBox(box: GeoBox, latitude: number, longitude: number): boolean {
+  return latitude >= box.minLatitude && latitude <= box.maxLatitude && longitude >= box.minLongitude && longitude <= box.maxLongitude;
+}

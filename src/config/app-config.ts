@@ -103,6 +103,9 @@ export class AppConfig {
   readonly uploadDir!: string;
   @Setting.string('', { map: (url) => url.replace(/\/+$/, '') })
   readonly publicBaseUrl!: string;
+  /** Map tiles of the console's live view (`{z}/{x}/{y}` template); unset = a plain drawing, no third party. */
+  @Setting.optionalString({ check: tileUrlProblem })
+  readonly consoleTileUrl!: string | undefined;
   @Setting.int(2 * 1024 * 1024, 1024, 50 * 1024 * 1024)
   readonly profilePictureMaxBytes!: number;
 
@@ -269,6 +272,11 @@ function webhookSecretProblem(secret: string | undefined, earlier: Earlier): str
 
 function httpUrlProblem(url: string): string | undefined {
   return /^https?:\/\/[^/?#]+\/?$/.test(url) ? undefined : `must be an http(s) URL with no path (got "${url}")`;
+}
+
+function tileUrlProblem(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  return /^https?:\/\/[^/?#]+\/.*\{z\}.*\{x\}.*\{y\}/.test(url) ? undefined : `must be an http(s) tile URL with {z}, {x} and {y} (got "${url}")`;
 }
 
 function twoDecimalsProblem(amount: number): string | undefined {

@@ -19,13 +19,13 @@ describeWithRedis('driver record cache across instances (Redis)', () => {
       second.request({ method: 'GET', url: '/api/v1/driver/rides/nearby?latitude=52.52&longitude=13.40', token: driver.accessToken });
     expect((await nearbyOnSecond()).statusCode).toBe(200); // the approved record is now cached on the second instance
 
-    await first.get(DriversService).setApprovalStatus(driver.id, 'suspended');
+    await first.get(DriversService).decide(driver.id, 'suspend', { actorId: null, reason: 'in a test' });
     await eventsCrossed([first, second]);
     const refused = await nearbyOnSecond();
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toMatch(/approved/i);
 
-    await first.get(DriversService).setApprovalStatus(driver.id, 'approved');
+    await first.get(DriversService).decide(driver.id, 'approve', { actorId: null, reason: 'in a test' });
     await eventsCrossed([first, second]);
     expect((await nearbyOnSecond()).statusCode).toBe(200);
   });

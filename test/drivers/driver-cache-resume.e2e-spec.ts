@@ -20,7 +20,7 @@ describeWithRedisServer('driver record cache after the bus connection dropped', 
     expect((await nearbyOnSecond()).statusCode).toBe(200); // the approved record is now cached on the second instance
 
     await stopRedis();
-    await first.get(DriversService).setApprovalStatus(driver.id, 'suspended');
+    await first.get(DriversService).decide(driver.id, 'suspend', { actorId: null, reason: 'in a test' });
     // The event never reached the second instance: its cached record still says approved.
     expect((await nearbyOnSecond()).statusCode).toBe(200);
 

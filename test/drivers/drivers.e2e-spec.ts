@@ -50,13 +50,13 @@ describe('driver operations', () => {
     const driver = await createUser(t, { role: 'driver', driverStatus: 'pending' });
     expect((await call(driver.accessToken, 'PUT', '/driver/status', { is_online: true })).statusCode).toBe(403);
     const drivers = t.get(DriversService);
-    await drivers.setApprovalStatus(driver.id, 'approved');
+    await drivers.decide(driver.id, 'approve', { actorId: null, reason: 'in a test' });
     expect((await call(driver.accessToken, 'PUT', '/driver/status', { is_online: true })).json().is_online).toBe(true);
-    await drivers.setApprovalStatus(driver.id, 'suspended');
+    await drivers.decide(driver.id, 'suspend', { actorId: null, reason: 'in a test' });
     expect((await call(driver.accessToken, 'GET', '/driver/profile')).json()).toMatchObject({ status: 'suspended', is_online: false });
     expect((await call(driver.accessToken, 'PUT', '/driver/status', { is_online: false })).statusCode).toBe(200);
     expect((await call(driver.accessToken, 'PUT', '/driver/status', { is_online: 'yes' })).statusCode).toBe(400);
-    await expect(drivers.setApprovalStatus(999_999, 'approved')).rejects.toMatchObject({ code: 'DRIVER_NOT_FOUND' });
+    await expect(drivers.decide(999_999, 'approve', { actorId: null, reason: 'in a test' })).rejects.toMatchObject({ code: 'DRIVER_NOT_FOUND' });
   });
 
   it('location heartbeat: validated, kept in memory, written in one batch at flush', async () => {

@@ -54,9 +54,9 @@ describe('DriversService.findOnlineDriverIdsNear and countAvailableDriversNear',
     await drivers().setOnline(driver.id, false);
     expect(near(48.85, 2.35)).toEqual([]);
     await drivers().setOnline(driver.id, true);
-    await drivers().setApprovalStatus(driver.id, 'suspended');
+    await drivers().decide(driver.id, 'suspend', { actorId: null, reason: 'in a test' });
     expect(near(48.85, 2.35)).toEqual([]);
-    await drivers().setApprovalStatus(driver.id, 'approved');
+    await drivers().decide(driver.id, 'approve', { actorId: null, reason: 'in a test' });
     await drivers().setOnline(driver.id, true);
     expect(near(48.85, 2.35)).toEqual([driver.id]);
     await drivers().updateProfile(driver.id, { vehicle_category_id: 2 });

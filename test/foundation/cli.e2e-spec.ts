@@ -15,10 +15,10 @@ describe('operator CLI commands (against the real application and database)', ()
 
   it('help lists every command', () => {
     const help = helpText();
-    for (const name of ['driver:approve', 'driver:reject', 'driver:suspend', 'user:block', 'user:unblock', 'wallet:credit', 'promo:create', 'ledger:check', 'categories:reload', 'operator:add', 'help']) {
+    for (const name of ['driver:approve', 'driver:reject', 'driver:suspend', 'driver:reinstate', 'user:block', 'user:unblock', 'wallet:credit', 'promo:create', 'ledger:check', 'categories:reload', 'operator:add', 'help']) {
       expect(help).toContain(name);
     }
-    expect(Object.keys(COMMANDS)).toHaveLength(10);
+    expect(Object.keys(COMMANDS)).toHaveLength(11);
   });
 
   it('an unknown command, a missing or extra argument, or a bad user id is a usage error', async () => {

@@ -195,6 +195,11 @@ describe('OpenAPI examples', () => {
       },
       AdminUsersController_block: async (body, m, p) => call(m, p.replace('{id}', String((await createUser(t)).id)), body, admin.accessToken),
       AdminUsersController_unblock: async (body, m, p) => call(m, p.replace('{id}', String((await createUser(t)).id)), body, admin.accessToken),
+      AdminDriversController_approve: async (body, m, p) => call(m, p.replace('{id}', String((await createUser(t, { role: 'driver', driverStatus: 'pending' })).id)), body, admin.accessToken),
+      AdminDriversController_reject: async (body, m, p) => call(m, p.replace('{id}', String((await createUser(t, { role: 'driver', driverStatus: 'pending' })).id)), body, admin.accessToken),
+      AdminDriversController_suspend: async (body, m, p) => call(m, p.replace('{id}', String((await createUser(t, { role: 'driver' })).id)), body, admin.accessToken),
+      AdminDriversController_reinstate: async (body, m, p) => call(m, p.replace('{id}', String((await createUser(t, { role: 'driver', driverStatus: 'suspended' })).id)), body, admin.accessToken),
+      AdminWalletsController_adjust: async (body, m, p) => call(m, p.replace('{user_id}', String((await createUser(t, { walletBalanceMinor: 100_000 })).id)), body, admin.accessToken),
       AdminOperatorsController_remove: async (body, m, p) => call(m, p.replace('{id}', String((await createOperator(t, 'support')).id)), body, admin.accessToken),
       AdminRideRefundsController_refund: async (body, m, p) => {
         const owner = await createUser(t, { walletBalanceMinor: 100_000 });

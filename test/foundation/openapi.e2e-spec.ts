@@ -65,6 +65,28 @@ describe('OpenAPI document and Swagger UI', () => {
     expect(document.paths['/health/live'].get.security).toEqual([{}]);
   });
 
+  it('puts every operator endpoint under the one "operators" tag, behind the bearer scheme an operator token authorizes', async () => {
+    const document = (await t.request({ method: 'GET', url: '/docs-json' })).json();
+    const admin = operations(document).filter(([name]) => name.includes(' /api/v1/admin/'));
+    expect(admin.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['GET /api/v1/admin/rides', 'POST /api/v1/admin/rides/{ride_id}/cancel', 'PATCH /api/v1/admin/promo-codes/{code}', 'GET /api/v1/admin/live']),
+    );
+    for (const [name, op] of admin) {
+      const { tags, security } = op as Operation & { tags?: string[] };
+      // No security of its own: the document's `bearer` requirement, the one the Authorize button fills.
+      expect([name, tags, security]).toEqual([name, ['operators'], undefined]);
+      expect([name, Object.keys(op.responses)]).toEqual([name, expect.arrayContaining(['401', '403'])]);
+    }
+    // Every operation sits under exactly one of the document's tags (Swagger UI lists it once).
+    const tagNames = (document.tags as Array<{ name: string }>).map((tag) => tag.name);
+    for (const [name, op] of operations(document)) {
+      const tags = (op as Operation & { tags?: string[] }).tags ?? [];
+      expect([name, tags.length, tags.every((tag) => tagNames.includes(tag))]).toEqual([name, 1, true]);
+    }
+    const elsewhere = operations(document).filter(([name]) => !name.includes(' /api/v1/admin/'));
+    for (const [name, op] of elsewhere) expect([name, (op as Operation & { tags?: string[] }).tags?.includes('operators')]).toEqual([name, false]);
+  });
+
   it('documents the shared error responses on every operation, with the error schema', async () => {
     const document = (await t.request({ method: 'GET', url: '/docs-json' })).json();
     for (const [name, op] of operations(document)) {

@@ -17,6 +17,7 @@ describe('entities and migrations', () => {
     'bids',
     'card_payments',
     'card_refunds',
+    'driver_documents',
     'drivers',
     'idempotency_keys',
     'payment_customers',

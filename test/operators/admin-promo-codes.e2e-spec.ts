@@ -12,10 +12,12 @@ describe('operators and promo codes (CONTRACT §13)', () => {
   let ops: TestOperator;
   let support: TestOperator;
 
-  const create = (payload: object, token = ops.accessToken) => t.request({ method: 'POST', url: PROMOS, token, payload: { reason: REASON, ...payload } });
+  const create = (payload: object, token = ops.accessToken) =>
+    t.request({ method: 'POST', url: PROMOS, token, payload: { reason: REASON, ...payload } });
   const patch = (code: string, payload: object, token = ops.accessToken) =>
     t.request({ method: 'PATCH', url: `${PROMOS}/${code}`, token, payload: { reason: REASON, ...payload } });
-  const auditOf = async (code: string) => (await t.request({ method: 'GET', url: `/api/v1/admin/audit?target_id=${code}`, token: support.accessToken })).json().items;
+  const auditOf = async (code: string) =>
+    (await t.request({ method: 'GET', url: `/api/v1/admin/audit?target_id=${code}`, token: support.accessToken })).json().items;
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -51,7 +53,14 @@ describe('operators and promo codes (CONTRACT §13)', () => {
       created_at: expect.any(String),
     });
     const fixed = await create({ code: 'FLAT-350', discount_type: 'fixed', discount_value: 3.5 });
-    expect(fixed.json()).toMatchObject({ code: 'FLAT-350', discount_value: 3.5, max_discount: null, valid_from: null, valid_until: null, max_uses: null });
+    expect(fixed.json()).toMatchObject({
+      code: 'FLAT-350',
+      discount_value: 3.5,
+      max_discount: null,
+      valid_from: null,
+      valid_until: null,
+      max_uses: null,
+    });
     expect((await t.db.query(`SELECT discount_value FROM promo_codes WHERE code = 'FLAT-350'`))[0].discount_value).toBe(350);
 
     const list = (await t.request({ method: 'GET', url: `${PROMOS}?limit=2`, token: support.accessToken })).json();
@@ -59,7 +68,14 @@ describe('operators and promo codes (CONTRACT §13)', () => {
     expect(list.total).toBeGreaterThanOrEqual(2);
 
     expect(await auditOf('SUMMER10')).toEqual([
-      expect.objectContaining({ actor_id: ops.id, action: 'promo_codes.create', target_type: 'promo_code', target_id: 'SUMMER10', reason: REASON, details: expect.objectContaining({ discount_value: 10, max_uses: 100 }) }),
+      expect.objectContaining({
+        actor_id: ops.id,
+        action: 'promo_codes.create',
+        target_type: 'promo_code',
+        target_id: 'SUMMER10',
+        reason: REASON,
+        details: expect.objectContaining({ discount_value: 10, max_uses: 100 }),
+      }),
     ]);
   });
 
@@ -80,13 +96,43 @@ describe('operators and promo codes (CONTRACT §13)', () => {
     const cases: Array<[object, string, string]> = [
       [{ code: 'x', discount_type: 'fixed', discount_value: 1 }, 'code', 'code must be 3 to 40 letters, digits, - or _'],
       [{ code: 'BAD1', discount_type: 'free', discount_value: 1 }, 'discount_type', 'discount_type must be one of percentage, fixed'],
-      [{ code: 'BAD2', discount_type: 'percentage', discount_value: 101 }, 'discount_value', 'discount_value must be a whole percent from 1 to 100'],
-      [{ code: 'BAD3', discount_type: 'percentage', discount_value: 2.5 }, 'discount_value', 'discount_value must be a whole percent from 1 to 100'],
-      [{ code: 'BAD4', discount_type: 'fixed', discount_value: 1.234 }, 'discount_value', 'discount_value must have at most 2 decimal places'],
+      [
+        { code: 'BAD2', discount_type: 'percentage', discount_value: 101 },
+        'discount_value',
+        'discount_value must be a whole percent from 1 to 100',
+      ],
+      [
+        { code: 'BAD3', discount_type: 'percentage', discount_value: 2.5 },
+        'discount_value',
+        'discount_value must be a whole percent from 1 to 100',
+      ],
+      [
+        { code: 'BAD4', discount_type: 'fixed', discount_value: 1.234 },
+        'discount_value',
+        'discount_value must have at most 2 decimal places',
+      ],
       [{ code: 'BAD5', discount_type: 'fixed', discount_value: -1 }, 'discount_value', 'discount_value must be a positive amount'],
-      [{ code: 'BAD6', discount_type: 'percentage', discount_value: 5, max_discount: 0 }, 'max_discount', 'max_discount must be a positive amount'],
-      [{ code: 'BAD7', discount_type: 'fixed', discount_value: 1, valid_until: 'soon' }, 'valid_until', 'valid_until must be a valid ISO 8601 date string'],
-      [{ code: 'BAD8', discount_type: 'fixed', discount_value: 1, valid_from: '2030-01-01T00:00:00Z', valid_until: '2029-01-01T00:00:00Z' }, 'valid_until', 'valid_until must be after valid_from'],
+      [
+        { code: 'BAD6', discount_type: 'percentage', discount_value: 5, max_discount: 0 },
+        'max_discount',
+        'max_discount must be a positive amount',
+      ],
+      [
+        { code: 'BAD7', discount_type: 'fixed', discount_value: 1, valid_until: 'soon' },
+        'valid_until',
+        'valid_until must be a valid ISO 8601 date string',
+      ],
+      [
+        {
+          code: 'BAD8',
+          discount_type: 'fixed',
+          discount_value: 1,
+          valid_from: '2030-01-01T00:00:00Z',
+          valid_until: '2029-01-01T00:00:00Z',
+        },
+        'valid_until',
+        'valid_until must be after valid_from',
+      ],
       [{ code: 'BAD9', discount_type: 'fixed', discount_value: 1, max_uses: -1 }, 'max_uses', 'max_uses must not be less than 0'],
       [{ code: 'BAD10', discount_type: 'fixed', discount_value: 1, reason: 'no' }, 'reason', 'reason must be 3 to 500 characters'],
     ];
@@ -106,7 +152,15 @@ describe('operators and promo codes (CONTRACT §13)', () => {
           method: 'POST',
           url: '/api/v1/rides/estimate',
           token: passenger.accessToken,
-          payload: { pickup: A, dropoff: B, ride_type: 'one_way', vehicle_category_id: 1, passenger_count: 1, children: 0, promo_code: 'pause' },
+          payload: {
+            pickup: A,
+            dropoff: B,
+            ride_type: 'one_way',
+            vehicle_category_id: 1,
+            passenger_count: 1,
+            children: 0,
+            promo_code: 'pause',
+          },
         })
       ).json().promo;
     expect(await estimate()).toEqual({ code: 'PAUSE', applied: true, reason: null, discount: 1 });
@@ -129,8 +183,17 @@ describe('operators and promo codes (CONTRACT §13)', () => {
 
     const entries = await auditOf('PAUSE');
     expect(entries.map((e: { action: string; details: object }) => [e.action, e.details])).toEqual([
-      ['promo_codes.update', { before: { max_uses: 5, valid_until: '2035-01-01T00:00:00.000Z' }, after: { max_uses: null, valid_until: null } }],
-      ['promo_codes.update', { before: { active: false, max_uses: null, valid_until: null }, after: { active: true, max_uses: 5, valid_until: '2035-01-01T00:00:00.000Z' } }],
+      [
+        'promo_codes.update',
+        { before: { max_uses: 5, valid_until: '2035-01-01T00:00:00.000Z' }, after: { max_uses: null, valid_until: null } },
+      ],
+      [
+        'promo_codes.update',
+        {
+          before: { active: false, max_uses: null, valid_until: null },
+          after: { active: true, max_uses: 5, valid_until: '2035-01-01T00:00:00.000Z' },
+        },
+      ],
       ['promo_codes.update', { before: { active: true }, after: { active: false } }],
       ['promo_codes.create', expect.any(Object)],
     ]);
@@ -139,7 +202,9 @@ describe('operators and promo codes (CONTRACT §13)', () => {
   it('PATCH: an unknown code is 404, no change is 400, a bad field is 400', async () => {
     const missing = await patch('NOPE', { active: false });
     expect([missing.statusCode, missing.json().message]).toEqual([404, 'Promo code not found']);
-    expect((await create({ code: 'STEADY', discount_type: 'fixed', discount_value: 1, valid_from: '2030-01-01T00:00:00Z' })).statusCode).toBe(201);
+    expect(
+      (await create({ code: 'STEADY', discount_type: 'fixed', discount_value: 1, valid_from: '2030-01-01T00:00:00Z' })).statusCode,
+    ).toBe(201);
     const cases: Array<[object, string, string]> = [
       [{}, 'active', 'Give at least one of active, max_uses or valid_until'],
       [{ active: 'no' }, 'active', 'active must be a boolean value'],

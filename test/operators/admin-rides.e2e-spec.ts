@@ -38,7 +38,10 @@ describe('operators and rides (CONTRACT §13)', () => {
       expect(all).toMatchObject({ page: 1, limit: 100, total: expect.any(Number) });
       const ids = all.items.map((r: { id: string }) => r.id);
       expect(ids.indexOf(requestedId)).toBeLessThan(ids.indexOf(accepted.rideId));
-      expect(all.items.find((r: { id: string }) => r.id === accepted.rideId)).toMatchObject({ status: 'accepted', passenger: { id: passenger.id } });
+      expect(all.items.find((r: { id: string }) => r.id === accepted.rideId)).toMatchObject({
+        status: 'accepted',
+        passenger: { id: passenger.id },
+      });
 
       const byPassenger = (await get(`${RIDES}?passenger_id=${passenger.id}`)).json();
       expect(byPassenger).toMatchObject({ total: 1, items: [{ id: accepted.rideId }] });
@@ -106,23 +109,41 @@ describe('operators and rides (CONTRACT §13)', () => {
       expect((await setStatus(t, driver, rideId, 'started')).statusCode).toBe(200);
       const [rider, taxi] = await Promise.all([LiveClient.connect(t, passenger.accessToken), LiveClient.connect(t, driver.accessToken)]);
       try {
-        const balances = await t.db.query(`SELECT user_id, balance_minor FROM wallets WHERE user_id = ANY($1) ORDER BY user_id`, [[passenger.id, driver.id]]);
+        const balances = await t.db.query(`SELECT user_id, balance_minor FROM wallets WHERE user_id = ANY($1) ORDER BY user_id`, [
+          [passenger.id, driver.id],
+        ]);
         const res = await operatorCancel(rideId, { reason: `  ${REASON}  ` });
         expect(res.statusCode).toBe(200);
-        expect(res.json()).toMatchObject({ id: rideId, status: 'cancelled', cancelled_by: 'operator', cancel_reason: REASON, cancelled_at: expect.any(String) });
+        expect(res.json()).toMatchObject({
+          id: rideId,
+          status: 'cancelled',
+          cancelled_by: 'operator',
+          cancel_reason: REASON,
+          cancelled_at: expect.any(String),
+        });
         for (const client of [rider, taxi]) {
           const message = await client.next('ride_cancelled');
           expect(message.data).toMatchObject({ cancelled_by: 'operator', ride: { id: rideId, status: 'cancelled' } });
         }
         // No fee, no payment: nobody's money moved.
-        expect(await t.db.query(`SELECT user_id, balance_minor FROM wallets WHERE user_id = ANY($1) ORDER BY user_id`, [[passenger.id, driver.id]])).toEqual(balances);
+        expect(
+          await t.db.query(`SELECT user_id, balance_minor FROM wallets WHERE user_id = ANY($1) ORDER BY user_id`, [
+            [passenger.id, driver.id],
+          ]),
+        ).toEqual(balances);
         expect(await t.db.query(`SELECT 1 FROM ride_payments WHERE ride_id = $1`, [rideId])).toEqual([]);
       } finally {
         rider.socket.close();
         taxi.socket.close();
       }
       const details = (await get(`${RIDES}/${rideId}`)).json();
-      expect(details.events.at(-1)).toEqual({ type: 'cancelled', actor: 'operator', actor_id: support.id, reason: REASON, at: expect.any(String) });
+      expect(details.events.at(-1)).toEqual({
+        type: 'cancelled',
+        actor: 'operator',
+        actor_id: support.id,
+        reason: REASON,
+        at: expect.any(String),
+      });
       const audit = (await get(`/api/v1/admin/audit?target_id=${rideId}`)).json();
       expect(audit.items).toEqual([
         {
@@ -159,7 +180,10 @@ describe('operators and rides (CONTRACT §13)', () => {
     });
 
     it('an unknown ride is 404; a missing or short reason is 400 and changes nothing', async () => {
-      expect((await operatorCancel('00000000-0000-4000-8000-000000000000')).json()).toMatchObject({ statusCode: 404, message: 'Ride not found' });
+      expect((await operatorCancel('00000000-0000-4000-8000-000000000000')).json()).toMatchObject({
+        statusCode: 404,
+        message: 'Ride not found',
+      });
       const { rideId } = await acceptedRide(t);
       for (const [payload, message] of [
         [{}, 'reason must be a string'],
@@ -175,10 +199,14 @@ describe('operators and rides (CONTRACT §13)', () => {
     it('concurrent cancels of one ride: one 200, the rest 409, one audit entry', async () => {
       const { rideId } = await acceptedRide(t);
       const admin = await createOperator(t, 'admin');
-      const results = await Promise.all([support, admin, support, admin].map((o) => operatorCancel(rideId, { reason: REASON }, o.accessToken)));
+      const results = await Promise.all(
+        [support, admin, support, admin].map((o) => operatorCancel(rideId, { reason: REASON }, o.accessToken)),
+      );
       expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409]);
       expect(await t.db.query(`SELECT count(*)::int AS n FROM audit_log WHERE target_id = $1`, [rideId])).toEqual([{ n: 1 }]);
-      expect(await t.db.query(`SELECT count(*)::int AS n FROM ride_events WHERE ride_id = $1 AND to_status = 'cancelled'`, [rideId])).toEqual([{ n: 1 }]);
+      expect(
+        await t.db.query(`SELECT count(*)::int AS n FROM ride_events WHERE ride_id = $1 AND to_status = 'cancelled'`, [rideId]),
+      ).toEqual([{ n: 1 }]);
     });
 
     it('finance may read rides but not cancel them', async () => {

@@ -1,5 +1,5 @@
 import { executeCommand } from '../../src/cli/commands';
-import { createUser, TestUser } from '../support/factories';
+import { createOperator, createUser, TestUser } from '../support/factories';
 import { accept, bookingBody, bookRide, cancel, onlineDriver, placeBid, setStatus } from '../rides/ride-helpers';
 import { api, balanceOf, PaymentsWorld, saveCard, startPaymentsApp } from './payments-helpers';
 
@@ -99,6 +99,10 @@ describe('card rides', () => {
     const winner = answers.find((r) => r.statusCode === 200)!.json();
     expect(liveHolds(rideId)[0]!.amount).toBe(Math.ceil(winner.fare * 100 * 1.2));
     expect(await rideRow(rideId)).toMatchObject({ status: 'accepted', payment_status: 'held' });
+    // Operators find it by its payment status.
+    const support = await createOperator(w.t, 'support');
+    const listed = await w.t.request({ method: 'GET', url: `/api/v1/admin/rides?payment_status=held&passenger_id=${passenger.id}`, token: support.accessToken });
+    expect(listed.json().items.map((r: { id: string }) => r.id)).toEqual([rideId]);
   });
 
   it('an accept that loses under the lock cancels its own hold (the driver was suspended after bidding)', async () => {

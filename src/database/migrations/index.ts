@@ -14,6 +14,7 @@ import { CreateRideMessages1763800015000 } from './1763800015000-create-ride-mes
 import { CreatePayments1763800017000 } from './1763800017000-create-payments';
 import { OperatorsAndAudit1763800018000 } from './1763800018000-operators-and-audit';
 import { RideCardPayments1763900100000 } from './1763900100000-ride-card-payments';
+import { DriverDocuments1763900200000 } from './1763900200000-driver-documents';
 import { OperatorRideCancel1763900600000 } from './1763900600000-operator-ride-cancel';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
@@ -34,5 +35,6 @@ export const MIGRATIONS = [
   CreatePayments1763800017000,
   OperatorsAndAudit1763800018000,
   RideCardPayments1763900100000,
+  DriverDocuments1763900200000,
   OperatorRideCancel1763900600000,
 ];

@@ -67,6 +67,10 @@ export class DriversRepository {
     return manager ?? this.dataSource.manager;
   }
 
+  runInTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
   async findByUserId(userId: number, manager?: EntityManager): Promise<DriverRow | undefined> {
     const rows: DriverRow[] = await this.m(manager).query(`SELECT ${COLUMNS} FROM drivers WHERE user_id = $1`, [userId]);
     return rows[0];
@@ -106,16 +110,35 @@ export class DriversRepository {
     return rows[0];
   }
 
+  /** The driver's row, locked for the rest of the transaction. */
+  async lockByUserId(userId: number, manager: EntityManager): Promise<DriverRow | undefined> {
+    const rows: DriverRow[] = await manager.query(`SELECT ${COLUMNS} FROM drivers WHERE user_id = $1 FOR UPDATE`, [userId]);
+    return rows[0];
+  }
+
   /** Anything but approved also takes the driver offline. */
-  async setApprovalStatus(userId: number, status: DriverApprovalStatus): Promise<DriverRow | undefined> {
+  async setApprovalStatus(userId: number, status: DriverApprovalStatus, manager?: EntityManager): Promise<DriverRow | undefined> {
     const rows = rowsOf<DriverRow>(
-      await this.dataSource.query(
+      await this.m(manager).query(
         `UPDATE drivers SET status = $2, is_online = (is_online AND $2::varchar = 'approved'), updated_at = now()
           WHERE user_id = $1 RETURNING ${COLUMNS}`,
         [userId, status],
       ),
     );
     return rows[0];
+  }
+
+  /** GET /admin/drivers: newest first, optionally of one approval status. */
+  async findPage(status: DriverApprovalStatus | undefined, offset: number, limit: number): Promise<{ rows: DriverRow[]; total: number }> {
+    const [rows, count] = await Promise.all([
+      this.dataSource.query(`SELECT ${COLUMNS} FROM drivers WHERE ($1::varchar IS NULL OR status = $1) ORDER BY user_id DESC OFFSET $2 LIMIT $3`, [
+        status ?? null,
+        offset,
+        limit,
+      ]),
+      this.dataSource.query(`SELECT count(*)::int AS total FROM drivers WHERE ($1::varchar IS NULL OR status = $1)`, [status ?? null]),
+    ]);
+    return { rows: rows as DriverRow[], total: (count as Array<{ total: number }>)[0]!.total };
   }
 
   /** A passenger's stars: sum, count and the average from them in one statement (their CHECK holds it), in the rating's transaction. */

@@ -17,8 +17,19 @@ import { DriverLocationsService } from './driver-locations.service';
 import { DriverApprovalStatus, DriverProfileChanges, DriverRow, DriversRepository } from './drivers.repository';
 import { DriverError } from './drivers.errors';
 import { DriverMatchingService } from './matching/driver-matching.service';
+import { DriverDocumentsRepository } from './documents/driver-documents.repository';
+import type { DocumentKind } from './entities/driver-document.entity';
+import { AuditedBy, AuditService } from '../audit/audit.service';
 
-const APPROVAL_STATUSES: readonly string[] = ['approved', 'rejected', 'suspended'];
+export type DriverDecision = 'approve' | 'reject' | 'suspend' | 'reinstate';
+const DECISION_STATUS: Readonly<Record<DriverDecision, DriverApprovalStatus>> = {
+  approve: 'approved',
+  reject: 'rejected',
+  suspend: 'suspended',
+  reinstate: 'approved',
+};
+/** What approval needs on file (CONTRACT §13), in the order the 409 names them. */
+const REQUIRED_DOCUMENTS: readonly DocumentKind[] = ['license', 'vehicle_registration'];
 
 /**
  * Driver records: profile, availability, operator approval and the queries other modules need
@@ -37,6 +48,7 @@ export class DriversService implements BiddingDriversPort, SurgeSupplyPort, Driv
    * lookups a second, each its own pool checkout, ahead of the ride writes in the pool's queue).
    */
   private readonly loader: BatchLoader<number, DriverRow>;
+  private readonly autoApprove: boolean;
 
   constructor(
     private readonly drivers: DriversRepository,
@@ -45,8 +57,11 @@ export class DriversService implements BiddingDriversPort, SurgeSupplyPort, Driv
     private readonly matching: DriverMatchingService,
     private readonly events: EventBus,
     private readonly payments: PaymentsService,
+    private readonly documents: DriverDocumentsRepository,
+    private readonly audit: AuditService,
     config: AppConfig,
   ) {
+    this.autoApprove = config.driverAutoApprove;
     this.cache = new ReadThroughCache({ ttlMs: config.driverCacheMs, maxEntries: config.driverCacheMaxEntries });
     // Events published while the bus was down never arrive: forget every record then, so that the
     // TTL only bounds an event lost some other way.
@@ -118,15 +133,39 @@ export class DriversService implements BiddingDriversPort, SurgeSupplyPort, Driv
     return row;
   }
 
-  /** Operator decision (CLI). Rejected and suspended drivers also go offline. */
-  async setApprovalStatus(userId: number, status: 'approved' | 'rejected' | 'suspended'): Promise<DriverRow> {
-    if (!APPROVAL_STATUSES.includes(status)) {
-      throw CommonError.validation('status', 'status must be one of approved, rejected, suspended');
-    }
-    const row = await this.drivers.setApprovalStatus(userId, status as DriverApprovalStatus);
-    if (!row) throw new DriverError('DRIVER_NOT_FOUND');
+  /**
+   * An operator's decision on a driver, the one rule for the API and the CLI (CONTRACT §13), with
+   * its audit entry in the same transaction. Approval needs the license and the vehicle
+   * registration on file unless DRIVER_AUTO_APPROVE is on; reinstating lifts a suspension only.
+   * Anything but approved also takes the driver offline.
+   */
+  async decide(userId: number, decision: DriverDecision, by: AuditedBy): Promise<DriverRow> {
+    const status = DECISION_STATUS[decision];
+    if (!status) throw CommonError.validation('decision', `decision must be one of ${Object.keys(DECISION_STATUS).join(', ')}`);
+    const row = await this.drivers.runInTransaction(async (manager) => {
+      const current = await this.drivers.lockByUserId(userId, manager);
+      if (!current) throw new DriverError('DRIVER_NOT_FOUND');
+      if (decision === 'reinstate' && current.status !== 'suspended') throw new DriverError('DRIVER_NOT_SUSPENDED');
+      if (decision === 'approve' && !this.autoApprove) {
+        const onFile = await this.documents.kindsOf(userId, manager);
+        const missing = REQUIRED_DOCUMENTS.filter((kind) => !onFile.includes(kind));
+        if (missing.length) throw new DriverError('DOCUMENTS_MISSING', `Documents missing: ${missing.join(', ')}`);
+      }
+      const updated = (await this.drivers.setApprovalStatus(userId, status, manager))!;
+      await this.audit.record(
+        { ...by, action: `drivers.${decision}`, targetType: 'driver', targetId: userId, details: { previous_status: current.status, status } },
+        manager,
+      );
+      return updated;
+    });
     this.availabilityChanged(row);
     return row;
+  }
+
+  /** GET /admin/drivers: the driver records, newest first, optionally of one status. */
+  async listPage(status: DriverApprovalStatus | undefined, page: number, limit: number): Promise<{ items: DriverProfileView[]; total: number }> {
+    const { rows, total } = await this.drivers.findPage(status, (page - 1) * limit, limit);
+    return { items: await Promise.all(rows.map((row) => this.toJson(row))), total };
   }
 
   /** The committed row travels with the event: every instance's matcher takes it as it is. */

@@ -77,6 +77,10 @@ export const ESTIMATE = group(
 );
 
 export type EstimateView = ViewOfGroup<typeof ESTIMATE>;
+/** POST /rides/estimate without a category: one estimate per active category that fits. */
+export interface EstimateListView {
+  estimates: EstimateView[];
+}
 
 const estimateJson = compileJsonShape(shapeOf(ESTIMATE));
 

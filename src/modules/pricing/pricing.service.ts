@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { MaybeAsync } from '../../common/async/maybe-async';
-import type { JsonObject } from '../../common/events/domain-events';
 import { AppConfig } from '../../config/app-config';
 import type { AuditedBy } from '../audit/audit.service';
 import { VehicleCategoriesService } from './vehicle-categories.service';
 import type { EstimateRideDto } from './dto/estimate-ride.dto';
 import type { RideRequestFieldsDto } from './dto/ride-request-fields.dto';
 import { VehicleCategoryResponseDto } from './dto/vehicle-category-response.dto';
-import type { FareEstimate } from './fare-estimate';
+import type { EstimateListView, EstimateView, FareEstimate } from './fare-estimate';
 import { FareEstimatesService } from './fares/fare-estimates.service';
 import { CreatePromoCodeInput, PromoCodesService } from './promos/promo-codes.service';
 import type { PromoCodeRow } from './promos/promo-codes.repository';
@@ -44,7 +43,7 @@ export class PricingService {
    * active category that fits. Without a promise when nothing needs I/O (the hot path: see
    * FareEstimatesService.estimate).
    */
-  estimate(dto: EstimateRideDto): MaybeAsync<JsonObject> {
+  estimate(dto: EstimateRideDto): MaybeAsync<EstimateView | EstimateListView> {
     return this.estimates.estimate(dto);
   }
 

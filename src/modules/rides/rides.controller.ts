@@ -15,6 +15,7 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { MaybeAsync } from '../../common/async/maybe-async';
+import type { Serialized } from '../../common/http/serialized';
 import { CurrentUser, Public, RequiresRegistration, Roles } from '../../common/auth/auth.decorators';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import { CommonError } from '../../common/errors/common.errors';
@@ -34,7 +35,7 @@ import { driverStep } from './transitions/ride-command';
 import { RideTransitionsService } from './transitions/ride-transitions.service';
 import { RidesService } from './rides.service';
 import type { RideView } from './read-models/ride-view';
-import type { JsonObject } from '../../common/events/domain-events';
+import type { EstimateListView, EstimateView } from '../pricing/fare-estimate';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 
@@ -69,7 +70,7 @@ export class RidesController {
   })
   @ApiOkResponse({ schema: { oneOf: [{ $ref: getSchemaPath(EstimateResponseDto) }, { $ref: getSchemaPath(EstimateListResponseDto) }] } })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'A field is invalid (details name it)' })
-  estimate(@Body() dto: EstimateRideDto): MaybeAsync<JsonObject> {
+  estimate(@Body() dto: EstimateRideDto): MaybeAsync<EstimateView | EstimateListView> {
     return this.pricing.estimate(dto);
   }
 
@@ -108,7 +109,7 @@ export class RidesController {
   @ApiOkResponse({ type: RideResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such ride, or not visible to the caller' })
   @Header('Content-Type', 'application/json; charset=utf-8')
-  getRide(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string): MaybeAsync<string> {
+  getRide(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string): MaybeAsync<Serialized<RideResponseDto>> {
     return this.rides.getRideBodyFor(rideId, user);
   }
 

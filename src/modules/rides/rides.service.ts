@@ -1,19 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { MaybeAsync, maybeAsync } from '../../common/async/maybe-async';
+import { serialize, Serialized } from '../../common/http/serialized';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
 import { toMajor } from '../../common/money';
 import type { SurgeDemandPort } from '../pricing/surge-signals.port';
 import { DriverRideCache, DriverRideRef } from './read-models/driver-ride.cache';
 
-export type { DriverRideRef };
+export type { DriverRideRef, OpenRequestPin };
 import { BidsRepository } from './bids/bids.repository';
 import { RidePaymentsRepository } from './read-models/ride-payments.repository';
 import { NearbyQuery, RidesRepository } from './read-models/rides.repository';
 import { RideWritesRepository } from './transitions/ride-writes.repository';
 import { CachedRide, RideViewCache } from './read-models/ride-view.cache';
-import { OpenRequestsIndex } from './read-models/open-requests/open-requests.index';
+import { OpenRequestPin, OpenRequestsIndex } from './read-models/open-requests/open-requests.index';
 import type { GeoPoint } from '../../common/events/domain-events';
+import type { GeoBox } from '../../common/geo';
 import type { BidView } from './bids/bid-view';
 import type { PaymentMethod, RideView } from './read-models/ride-view';
 import { RideError } from './rides.errors';
@@ -108,24 +110,24 @@ export class RidesService implements SurgeDemandPort {
    * Returns the JSON body already serialised: a cache hit then costs no JSON.stringify, and, read
    * by its passenger or driver (nearly every call), no promise either.
    */
-  getRideBodyFor(rideId: string, user: AuthenticatedUser): MaybeAsync<string> {
+  getRideBodyFor(rideId: string, user: AuthenticatedUser): MaybeAsync<Serialized<RideView>> {
     return maybeAsync(() => {
       // The cache holds lower-case UUIDs only, so an id found as sent needs no check or lower-casing.
       const asSent = this.rideViews.peek(rideId);
-      if (asSent && isPartyTo(asSent, user)) return (asSent.body ??= JSON.stringify(asSent.json));
+      if (asSent && isPartyTo(asSent, user)) return (asSent.body ??= serialize(asSent.json));
       if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
       const id = rideId.toLowerCase();
       return this.rideBodyOnMiss(id, user, asSent ?? this.rideViews.peek(id));
     });
   }
 
-  private async rideBodyOnMiss(id: string, user: AuthenticatedUser, cached: CachedRide | undefined): Promise<string> {
+  private async rideBodyOnMiss(id: string, user: AuthenticatedUser, cached: CachedRide | undefined): Promise<Serialized<RideView>> {
     const ride = cached ?? (await this.rideViews.get(id));
-    if (ride && isPartyTo(ride, user)) return (ride.body ??= JSON.stringify(ride.json));
+    if (ride && isPartyTo(ride, user)) return (ride.body ??= serialize(ride.json));
     if (!ride) throw new RideError('RIDE_NOT_FOUND');
     const row = await this.rides.findViewVisibleTo(id, user.id);
     if (!row) throw new RideError('RIDE_NOT_FOUND');
-    return JSON.stringify(rideToJson(row));
+    return serialize(rideToJson(row));
   }
 
   /**
@@ -166,6 +168,11 @@ export class RidesService implements SurgeDemandPort {
    */
   countOpenRequestsNear(point: GeoPoint, radiusKm: number, vehicleCategoryId: number): number {
     return this.openRequests.countNear(point, radiusKm, vehicleCategoryId);
+  }
+
+  /** The operators' live view: at most `limit` open requests with their pickup in the box, from the open-requests index (no query). */
+  openRequestsIn(box: GeoBox, limit: number): OpenRequestPin[] {
+    return this.openRequests.openIn(box, limit);
   }
 
   /** The ride a driver is assigned to, from a cache kept right by the ride events (for the location heartbeat). */

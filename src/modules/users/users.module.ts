@@ -5,8 +5,7 @@ import { DriversModule } from '../drivers/drivers.module';
 import { RidesModule } from '../rides/rides.module';
 import { WalletsModule } from '../wallets/wallets.module';
 import { UserEntity } from './entities/user.entity';
-import { FileStorage } from './storage/file-storage';
-import { LocalFileStorage } from './storage/local-file-storage';
+import { FileStorageModule } from '../../common/storage/file-storage.module';
 import { ProfilePictureService } from './storage/profile-picture.service';
 import { UploadsRoute } from './storage/uploads.route';
 import { AdminOperatorsController } from './admin-operators.controller';
@@ -22,7 +21,7 @@ import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity]), AuditModule, WalletsModule, DriversModule, RidesModule],
+  imports: [TypeOrmModule.forFeature([UserEntity]), FileStorageModule, AuditModule, WalletsModule, DriversModule, RidesModule],
   controllers: [UsersController, AdminOperatorsController, AdminUsersController],
   providers: [
     UsersRepository,
@@ -35,7 +34,6 @@ import { UsersService } from './users.service';
     AdminUsersService,
     ProfilePictureService,
     UploadsRoute,
-    { provide: FileStorage, useClass: LocalFileStorage },
   ],
   exports: [UsersService, UserSignInService, OperatorAccountsService],
 })

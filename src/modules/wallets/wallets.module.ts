@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
+import { AdminWalletsController } from './admin-wallets.controller';
 import { LedgerEntryEntity } from './entities/ledger-entry.entity';
 import { WalletEntity } from './entities/wallet.entity';
 import { WalletsController } from './wallets.controller';
@@ -7,8 +9,8 @@ import { WalletsRepository } from './wallets.repository';
 import { WalletsService } from './wallets.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([WalletEntity, LedgerEntryEntity])],
-  controllers: [WalletsController],
+  imports: [TypeOrmModule.forFeature([WalletEntity, LedgerEntryEntity]), AuditModule],
+  controllers: [WalletsController, AdminWalletsController],
   providers: [WalletsRepository, WalletsService],
   exports: [WalletsService],
 })

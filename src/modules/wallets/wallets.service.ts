@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
+import { AuditedBy, AuditService } from '../audit/audit.service';
 import type { LedgerEntryKind } from './entities/ledger-entry.entity';
 import { WalletError } from './wallets.errors';
 import { LedgerReport, NewLedgerEntry, WalletRow, WalletsRepository } from './wallets.repository';
@@ -40,6 +41,7 @@ export class WalletsService {
   constructor(
     private readonly wallets: WalletsRepository,
     private readonly config: AppConfig,
+    private readonly audit: AuditService,
   ) {}
 
   /** Creates the user's wallet if missing (registration). */
@@ -203,6 +205,44 @@ export class WalletsService {
   /** Every balance against its ledger entries and every transfer against zero (operator check). */
   checkLedger(): Promise<LedgerReport> {
     return this.wallets.findLedgerMismatches();
+  }
+
+  /**
+   * POST /admin/wallets/{user_id}/adjust (CONTRACT §13): a signed amount moves between the user's
+   * wallet and the platform's ledger account, with the audit entry in the same transaction. A
+   * debit that would take the wallet below zero is refused (409) and changes nothing.
+   */
+  async adjust(userId: number, amountMinor: number, by: AuditedBy): Promise<{ wallet: WalletRow; transferId: string }> {
+    if (!Number.isSafeInteger(amountMinor) || amountMinor === 0) throw new WalletError('INVALID_AMOUNT', 'amount must not be zero');
+    return this.wallets.runInTransaction(async (manager) => {
+      const [wallet] = await this.wallets.lockByUserIds([userId], manager);
+      if (!wallet) throw new WalletError('WALLET_NOT_FOUND');
+      if (wallet.balanceMinor + amountMinor < 0) throw new WalletError('INSUFFICIENT_FUNDS', 'Adjustment would take the wallet below zero');
+      const platform = await this.wallets.findOrCreateSystemWallet('platform', this.config.currency, manager);
+      const transferId = randomUUID();
+      // The ledger keeps the reason's first 300 characters; the audit entry keeps all of it.
+      const reason = [...by.reason.trim()].slice(0, 300).join('');
+      await this.wallets.recordTransfer(
+        transferId,
+        [
+          { walletId: wallet.id, amountMinor, kind: 'adjustment', reason },
+          { walletId: platform, amountMinor: -amountMinor, kind: 'adjustment', reason },
+        ],
+        manager,
+      );
+      const after = (await this.wallets.findByUserId(userId, manager))!;
+      await this.audit.record(
+        {
+          ...by,
+          action: 'wallets.adjust',
+          targetType: 'wallet',
+          targetId: userId,
+          details: { amount_minor: amountMinor, balance_before_minor: wallet.balanceMinor, balance_after_minor: after.balanceMinor, transfer_id: transferId },
+        },
+        manager,
+      );
+      return { wallet: after, transferId };
+    });
   }
 
   /** Operator top-up: money enters from the external funding account, with a reason on both entries. */

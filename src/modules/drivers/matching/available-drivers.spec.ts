@@ -12,6 +12,43 @@ function online(drivers: AvailableDrivers, id: number, vehicleCategoryId: number
   drivers.setAvailability(id, { online: true, approved: true, vehicleCategoryId });
 }
 
+describe('AvailableDrivers.inBox (the operators\' live view)', () => {
+  const box = { minLatitude: 52.4, maxLatitude: 52.6, minLongitude: 13.3, maxLongitude: 13.5 };
+  const world = { minLatitude: -90, maxLatitude: 90, minLongitude: -180, maxLongitude: 180 };
+
+  it('every driver heard recently in the box (edges included), whatever their availability, with their ride', () => {
+    const drivers = new AvailableDrivers();
+    online(drivers, 1);
+    drivers.heard(1, { latitude: 52.52, longitude: 13.4, atMs: NOW });
+    drivers.setAvailability(2, { online: false, approved: false, vehicleCategoryId: 1 });
+    drivers.heard(2, { latitude: 52.6, longitude: 13.5, atMs: NOW });
+    drivers.heard(3, { latitude: 52.5, longitude: 13.4, atMs: NOW - 61_000 }); // stale
+    drivers.heard(4, { latitude: 48.85, longitude: 2.35, atMs: NOW }); // Paris
+    online(drivers, 5);
+    drivers.heard(5, { latitude: 52.45, longitude: 13.35, atMs: NOW });
+    drivers.assigned(5, 'ride-5');
+    const found = drivers.inBox(box, NOW - 60_000, 100);
+    expect(found.map((d) => d.driverId).sort()).toEqual([1, 2, 5]);
+    expect(found.find((d) => d.driverId === 5)).toEqual({
+      driverId: 5,
+      latitude: 52.45,
+      longitude: 13.35,
+      atMs: NOW,
+      rideId: 'ride-5',
+      availability: { online: true, approved: true, vehicleCategoryId: 1 },
+    });
+    expect(drivers.inBox(world, NOW - 60_000, 100).map((d) => d.driverId).sort()).toEqual([1, 2, 4, 5]);
+  });
+
+  it('stops at the limit, by the cells or by every cell', () => {
+    const drivers = new AvailableDrivers();
+    for (let id = 1; id <= 50; id += 1) drivers.heard(id, { latitude: 52.4 + id / 500, longitude: 13.4, atMs: NOW });
+    expect(drivers.inBox(box, NOW - 60_000, 9)).toHaveLength(9);
+    expect(drivers.inBox(world, NOW - 60_000, 11)).toHaveLength(11);
+    expect(drivers.inBox(box, NOW - 60_000, 100)).toHaveLength(50);
+  });
+});
+
 describe('AvailableDrivers', () => {
   it('keeps online, approved drivers of the category (or of none) heard recently within the radius', () => {
     const drivers = new AvailableDrivers();

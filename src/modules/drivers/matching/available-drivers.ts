@@ -1,5 +1,5 @@
 import type { GeoPoint } from '../../../common/events/domain-events';
-import { haversineKm } from '../../../common/geo';
+import { GeoBox, haversineKm, inBox } from '../../../common/geo';
 
 /** What the operator and the driver decided: only online, approved drivers are ever matched. */
 export interface DriverAvailability {
@@ -14,6 +14,16 @@ export interface HeardPosition {
   longitude: number;
   /** Epoch milliseconds of the heartbeat (the clock of the instance that answered it). */
   atMs: number;
+}
+
+/** A driver on the operators' live map: where and when last heard, the ride held, what they decided. */
+export interface LiveDriver {
+  driverId: number;
+  latitude: number;
+  longitude: number;
+  atMs: number;
+  rideId: string | undefined;
+  availability: DriverAvailability | undefined;
 }
 
 /** Who a search keeps: everyone the rules allow, or only those without a non-final ride (supply for surge). */
@@ -166,6 +176,38 @@ export class AvailableDrivers {
     let count = 0;
     this.visit(query, () => (count += 1));
     return count;
+  }
+
+  /**
+   * At most `limit` drivers heard since `heardSince` whose position lies in the box, whatever their
+   * availability (the operators' live view), in no particular order.
+   */
+  inBox(box: GeoBox, heardSince: number, limit: number): LiveDriver[] {
+    const found: LiveDriver[] = [];
+    const take = (members: Set<number>): boolean => {
+      for (const driverId of members) {
+        if (found.length >= limit) return false;
+        const e = this.entries.get(driverId);
+        if (!e || e.atMs < heardSince || !inBox(box, e.latitude, e.longitude)) continue;
+        found.push({ driverId, latitude: e.latitude, longitude: e.longitude, atMs: e.atMs, rideId: e.rideId, availability: e.availability });
+      }
+      return found.length < limit;
+    };
+    const latFrom = Math.floor(box.minLatitude / CELL_DEGREES);
+    const latTo = Math.floor(box.maxLatitude / CELL_DEGREES);
+    const lngFrom = Math.floor(box.minLongitude / CELL_DEGREES);
+    const lngTo = Math.min(lngFrom + LNG_CELLS - 1, Math.floor(box.maxLongitude / CELL_DEGREES));
+    if ((latTo - latFrom + 1) * (lngTo - lngFrom + 1) > this.cells.size) {
+      for (const members of this.cells.values()) if (!take(members)) break;
+      return found;
+    }
+    for (let la = latFrom; la <= latTo; la += 1) {
+      for (let ln = lngFrom; ln <= lngTo; ln += 1) {
+        const members = this.cells.get(cellAt(la, ln));
+        if (members && !take(members)) return found;
+      }
+    }
+    return found;
   }
 
   private visit(query: NearQuery, found: (driverId: number) => void): void {

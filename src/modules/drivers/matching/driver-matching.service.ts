@@ -2,11 +2,12 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import type { DomainEventMap, EventMeta, GeoPoint } from '../../../common/events/domain-events';
 import { EventBus } from '../../../common/events/event-bus';
 import { OnDomainEvent } from '../../../common/events/on-domain-event';
+import type { GeoBox } from '../../../common/geo';
 import { AppConfig } from '../../../config/app-config';
 import { isFinalStatus } from '../../rides/ride-status';
 import { RidesService } from '../../rides/rides.service';
 import { DriversRepository } from '../drivers.repository';
-import { AvailableDrivers } from './available-drivers';
+import { AvailableDrivers, LiveDriver } from './available-drivers';
 
 /** The heartbeats answered here since the last report to the other instances. */
 interface PositionsReport {
@@ -73,6 +74,11 @@ export class DriverMatchingService implements OnApplicationBootstrap, BeforeAppl
    */
   driversToTell(vehicleCategoryId: number, point: GeoPoint, radiusKm: number): number[] {
     return this.drivers.near({ point, radiusKm, vehicleCategoryId, heardSince: Date.now() - this.maxAgeMs, freeOnly: false });
+  }
+
+  /** The operators' live view: drivers heard within DRIVER_LOCATION_MAX_AGE_SECONDS whose position is in the box. */
+  liveIn(box: GeoBox, limit: number): LiveDriver[] {
+    return this.drivers.inBox(box, Date.now() - this.maxAgeMs, limit);
   }
 
   /** Supply for surge: the drivers above without a non-final ride. */

@@ -1,8 +1,17 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { OUTAGE_RETRY_AFTER_SECONDS } from '../../../common/errors/outage';
 import { RetryBudget, withOneRetry } from '../../../common/errors/one-retry';
 import { PaymentError } from '../payments.errors';
 import { StripeRefusal } from './stripe-refusal';
+
+/**
+ * The library (1.1 MB of JavaScript) is loaded when the first gateway is made, so an instance
+ * without Stripe settings, and every test file that boots the app, does not compile it.
+ */
+function stripeLibrary(): typeof Stripe {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (see above)
+  return require('stripe') as typeof Stripe;
+}
 
 /** Stripe unreachable, 5xx or 429: one retry, 10 s in all (CONTRACT §12). */
 export const STRIPE_BUDGET: RetryBudget = { budgetMs: 10_000, firstAttemptMs: 6_000, pauseMs: 250 };
@@ -49,7 +58,8 @@ export class StripeGateway {
     private readonly budget: RetryBudget = STRIPE_BUDGET,
   ) {
     const base = new URL(settings.apiBase);
-    this.stripe = new Stripe(settings.secretKey, {
+    const StripeClient = stripeLibrary();
+    this.stripe = new StripeClient(settings.secretKey, {
       host: base.hostname,
       port: base.port || (base.protocol === 'https:' ? 443 : 80),
       protocol: base.protocol === 'https:' ? 'https' : 'http',
@@ -183,8 +193,9 @@ export class StripeGateway {
 }
 
 function isWorthRetry(err: unknown): boolean {
-  if (err instanceof Stripe.errors.StripeConnectionError || err instanceof Stripe.errors.StripeRateLimitError) return true;
-  if (err instanceof Stripe.errors.StripeError) {
+  const { errors } = stripeLibrary();
+  if (err instanceof errors.StripeConnectionError || err instanceof errors.StripeRateLimitError) return true;
+  if (err instanceof errors.StripeError) {
     const status = err.statusCode ?? 0;
     // 409: another request with this key is still running at Stripe.
     return status >= 500 || status === 429 || status === 409 || status === 0;
@@ -193,7 +204,7 @@ function isWorthRetry(err: unknown): boolean {
 }
 
 function asRefusal(err: unknown): unknown {
-  if (!(err instanceof Stripe.errors.StripeError)) return err;
+  if (!(err instanceof stripeLibrary().errors.StripeError)) return err;
   const intent = (err.raw as { payment_intent?: { id?: unknown } } | undefined)?.payment_intent;
   return new StripeRefusal(
     err.statusCode ?? 400,

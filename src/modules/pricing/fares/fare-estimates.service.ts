@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { JsonObject } from '../../../common/events/domain-events';
 import { bothMaybe, MaybeAsync, thenMaybe } from '../../../common/async/maybe-async';
 import { AppConfig } from '../../../config/app-config';
 import type { RideRequestFieldsDto } from '../dto/ride-request-fields.dto';
 import type { VehicleCategoryEntity } from '../entities/vehicle-category.entity';
 import { computeFare, PromoRule } from './fare-calculator';
-import { estimateToJson, FareEstimate, PromoOutcome } from '../fare-estimate';
+import { EstimateListView, estimateToJson, EstimateView, FareEstimate, PromoOutcome } from '../fare-estimate';
 import { RouteLeg, RoutingProvider } from './routing.provider';
 import { PromoCodesService } from '../promos/promo-codes.service';
 import { checkRideRequest } from './ride-request.rules';
@@ -39,12 +38,12 @@ export class FareEstimatesService {
    * needs I/O: categories in memory, no promo code, a routing engine that answers at once. A refusal
    * is a rejected promise either way (maybe-async.ts).
    */
-  estimate(dto: RideRequestFieldsDto & { vehicle_category_id?: number }): MaybeAsync<JsonObject> {
+  estimate(dto: RideRequestFieldsDto & { vehicle_category_id?: number }): MaybeAsync<EstimateView | EstimateListView> {
     if (dto.vehicle_category_id === undefined) return this.estimateEvery(dto);
     return thenMaybe(this.estimateFor(dto, dto.vehicle_category_id), (q) => this.toJson(q.estimate));
   }
 
-  private async estimateEvery(dto: RideRequestFieldsDto): Promise<JsonObject> {
+  private async estimateEvery(dto: RideRequestFieldsDto): Promise<EstimateListView> {
     checkRideRequest(dto, undefined);
     const passengers = dto.passenger_count ?? 1;
     const fitting = (await this.categories.listActive()).filter((c) => c.maxPassengers >= passengers);
@@ -65,7 +64,7 @@ export class FareEstimatesService {
     return thenMaybe(bothMaybe(this.legs(dto), this.promo(dto)), ([legs, promo]) => ({ category, estimate: this.price(dto, category, legs, promo) }));
   }
 
-  private toJson(estimate: FareEstimate): JsonObject {
+  private toJson(estimate: FareEstimate): EstimateView {
     return estimateToJson(estimate, this.config.currency);
   }
 

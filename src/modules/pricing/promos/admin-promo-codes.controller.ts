@@ -1,5 +1,12 @@
 import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+} from '@nestjs/swagger';
 import { CurrentUser } from '../../../common/auth/auth.decorators';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user';
 import { OperatorAction } from '../../../common/auth/operator-action.decorator';
@@ -34,11 +41,16 @@ export class AdminPromoCodesController {
   @OperatorAction('promo_codes.write')
   @ApiOperation({
     summary: 'Change a promo code',
-    description: 'Switch it off or on (`active: false`: it no longer discounts estimates or bookings), change its use limit or its end. Recorded in the audit trail.',
+    description:
+      'Switch it off or on (`active: false`: it no longer discounts estimates or bookings), change its use limit or its end. Recorded in the audit trail.',
   })
   @ApiOkResponse({ type: PromoCodeResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Promo code not found' })
-  update(@CurrentUser() user: AuthenticatedUser, @Param('code') code: string, @Body() body: UpdatePromoCodeDto): Promise<PromoCodeResponseDto> {
+  update(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('code') code: string,
+    @Body() body: UpdatePromoCodeDto,
+  ): Promise<PromoCodeResponseDto> {
     const changes = {
       isActive: body.active,
       usageLimit: body.max_uses,

@@ -25,7 +25,10 @@ export class AdminRidesController {
 
   @Get(':ride_id')
   @OperatorAction('read')
-  @ApiOperation({ summary: 'A ride with its history', description: '`events`: every status it reached, who moved it there and when, oldest first.' })
+  @ApiOperation({
+    summary: 'A ride with its history',
+    description: '`events`: every status it reached, who moved it there and when, oldest first.',
+  })
   @ApiOkResponse({ type: AdminRideResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Ride not found' })
   get(@Param('ride_id') rideId: string): Promise<AdminRideView> {

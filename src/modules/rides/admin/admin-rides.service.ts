@@ -23,7 +23,12 @@ export class AdminRidesService {
   async list(query: AdminRidesQueryDto): Promise<AdminRidePageResponseDto> {
     const page = query.page ?? 1;
     const limit = query.limit ?? 20;
-    const filter = { status: query.status, paymentStatus: query.payment_status, passengerId: query.passenger_id, driverId: query.driver_id };
+    const filter = {
+      status: query.status,
+      paymentStatus: query.payment_status,
+      passengerId: query.passenger_id,
+      driverId: query.driver_id,
+    };
     const { rows, total } = await this.rides.findPage(filter, (page - 1) * limit, limit);
     return { items: rows.map(rideToJson), page, limit, total };
   }
@@ -51,18 +56,23 @@ export class AdminRidesService {
    */
   cancel(rideId: string, by: AuditedBy & { actorId: number }): Promise<RideView> {
     const reason = by.reason.trim();
-    return this.transitions.apply(rideId, { type: 'cancel', reason }, { id: by.actorId, operator: true }, {
-      after: (tx, ride) =>
-        this.audit.record(
-          {
-            ...by,
-            action: 'rides.cancel',
-            targetType: 'ride',
-            targetId: ride.id,
-            details: { passenger_id: ride.passenger?.id ?? null, driver_id: ride.driver?.id ?? null },
-          },
-          tx,
-        ),
-    });
+    return this.transitions.apply(
+      rideId,
+      { type: 'cancel', reason },
+      { id: by.actorId, operator: true },
+      {
+        after: (tx, ride) =>
+          this.audit.record(
+            {
+              ...by,
+              action: 'rides.cancel',
+              targetType: 'ride',
+              targetId: ride.id,
+              details: { passenger_id: ride.passenger?.id ?? null, driver_id: ride.driver?.id ?? null },
+            },
+            tx,
+          ),
+      },
+    );
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ReadThroughCache } from '../../../common/cache/read-through-cache';
 import type { DomainEventMap } from '../../../common/events/domain-events';
+import type { Serialized } from '../../../common/http/serialized';
 import { OnDomainEvent } from '../../../common/events/on-domain-event';
 import { AppConfig } from '../../../config/app-config';
 import { RidesRepository } from './rides.repository';
@@ -11,7 +12,7 @@ import type { RideView } from './ride-view';
 export interface CachedRide {
   json: RideView;
   /** `json` serialised, made on first use: hits then skip JSON.stringify. */
-  body?: string;
+  body?: Serialized<RideView>;
   passengerId: number | null;
   driverId: number | null;
 }

@@ -1,6 +1,6 @@
 import { AppConfig } from '../../../config/app-config';
 import { DomainError } from '../../../common/errors/domain.error';
-import { FileStorage } from './file-storage';
+import { FileStorage } from '../../../common/storage/file-storage';
 import { PICTURE_FILE_NAME, ProfilePictureService } from './profile-picture.service';
 
 class MemoryStorage extends FileStorage {

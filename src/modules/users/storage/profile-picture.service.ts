@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
 import { UserError } from '../users.errors';
-import { FileStorage } from './file-storage';
+import { FileStorage } from '../../../common/storage/file-storage';
 
 export type PictureType = 'png' | 'jpg' | 'webp';
 

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../../../common/http/error-body';
-import { FileStorage } from './file-storage';
+import { FileStorage } from '../../../common/storage/file-storage';
 import { PICTURE_CONTENT_TYPES, PICTURE_FILE_NAME, PictureType } from './profile-picture.service';
 
 /**

@@ -14,7 +14,9 @@ export type LedgerEntryKind =
   | 'cancellation_fee'
   | 'fee_earning'
   | 'refund'
-  | 'payout';
+  | 'payout'
+  // An operator's signed correction against the platform's account (CONTRACT §13).
+  | 'adjustment';
 
 /** Append-only (a trigger refuses UPDATE and DELETE); the entries of one transfer sum to zero. */
 @Entity({ name: 'wallet_ledger_entries' })

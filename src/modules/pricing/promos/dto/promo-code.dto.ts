@@ -24,18 +24,33 @@ export class CreatePromoCodeDto {
   @Max(MAX_AMOUNT)
   discount_value!: number;
 
-  @ApiPropertyOptional({ type: 'number', nullable: true, example: 5, description: 'The most a percentage takes off (major units); none: no cap' })
+  @ApiPropertyOptional({
+    type: 'number',
+    nullable: true,
+    example: 5,
+    description: 'The most a percentage takes off (major units); none: no cap',
+  })
   @ValidateIf((_, v) => v !== null && v !== undefined)
   @IsNumber()
   @Max(MAX_AMOUNT)
   max_discount?: number | null;
 
-  @ApiPropertyOptional({ type: 'string', nullable: true, example: '2026-06-01T00:00:00Z', description: 'Valid from (ISO 8601); none: at once' })
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    example: '2026-06-01T00:00:00Z',
+    description: 'Valid from (ISO 8601); none: at once',
+  })
   @ValidateIf((_, v) => v !== null && v !== undefined)
   @IsISO8601(ISO)
   valid_from?: string | null;
 
-  @ApiPropertyOptional({ type: 'string', nullable: true, example: '2030-09-01T00:00:00Z', description: 'Valid until (ISO 8601); none: no end' })
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    example: '2030-09-01T00:00:00Z',
+    description: 'Valid until (ISO 8601); none: no end',
+  })
   @ValidateIf((_, v) => v !== null && v !== undefined)
   @IsISO8601(ISO)
   valid_until?: string | null;
@@ -53,7 +68,12 @@ export class CreatePromoCodeDto {
   @MaxLength(300)
   description?: string;
 
-  @ApiProperty({ example: 'Summer campaign agreed with marketing', minLength: 3, maxLength: 500, description: 'Why: recorded in the audit trail' })
+  @ApiProperty({
+    example: 'Summer campaign agreed with marketing',
+    minLength: 3,
+    maxLength: 500,
+    description: 'Why: recorded in the audit trail',
+  })
   @IsReason()
   reason!: string;
 }

@@ -1,5 +1,5 @@
 import type { GeoPoint } from '../../../../common/events/domain-events';
-import { EARTH_RADIUS_KM } from '../../../../common/geo';
+import { EARTH_RADIUS_KM, GeoBox, inBox } from '../../../../common/geo';
 import { CATEGORY, EXPIRES, HOT, OpenRequestStore, unitVector, X, Y, Z } from './open-requests-store';
 
 interface Cell {
@@ -154,6 +154,44 @@ export class OpenRequestsGrid {
       }
     }
     return n;
+  }
+
+  /**
+   * At most `limit` requests open at `openAtMs` whose pickup lies in the box, in no particular order
+   * (the operators' live view). Visits the cells the box covers, or every occupied cell when those
+   * are fewer (a box over a whole country).
+   */
+  inBox(box: GeoBox, limit: number, openAtMs: number): number[] {
+    const found: number[] = [];
+    const take = (cell: Cell): boolean => {
+      for (let i = 0; i < cell.n && found.length < limit; i += 1) {
+        const slot = cell.slots[i]!;
+        if (this.store.hot[slot * HOT + EXPIRES]! > openAtMs && inBox(box, this.store.latitude(slot), this.store.longitude(slot))) found.push(slot);
+      }
+      return found.length < limit;
+    };
+    const rows = { from: this.rowOf(box.minLatitude), to: this.rowOf(box.maxLatitude) };
+    const cols = (row: number) => ({ from: this.colWithin(row, box.minLongitude), to: this.colWithin(row, box.maxLongitude) });
+    let covered = 0;
+    for (let row = rows.from; row <= rows.to && covered <= this.cells.size; row += 1) covered += cols(row).to - cols(row).from + 1;
+    if (covered > this.cells.size) {
+      for (const cell of this.cells.values()) if (!take(cell)) break;
+      return found;
+    }
+    for (let row = rows.from; row <= rows.to; row += 1) {
+      const { from, to } = cols(row);
+      for (let col = from; col <= to; col += 1) {
+        const cell = this.cells.get(row * KEY_STRIDE + col);
+        if (cell && !take(cell)) return found;
+      }
+    }
+    return found;
+  }
+
+  /** The column of the row holding the longitude, without wrapping (180° is the last column). */
+  private colWithin(row: number, longitude: number): number {
+    const n = this.cols[row]!;
+    return Math.min(n - 1, Math.max(0, Math.floor(((longitude + 180) / 360) * n)));
   }
 
   /** Whether (chord, slot) comes before hit i: nearer, or as near with a smaller id. */

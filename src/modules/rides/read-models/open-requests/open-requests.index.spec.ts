@@ -16,6 +16,7 @@ function ride(id: string, fields: { status?: string; latitude?: number; category
     passenger: { id: 7 },
     expires_at: new Date(Date.now() + (fields.expiresIn ?? HOUR)).toISOString(),
     updated_at: fields.updatedAt ?? '2026-01-01T00:00:00.000Z',
+    created_at: '2026-01-01T00:00:00.000Z',
   };
   return view as unknown as RideView;
 }
@@ -33,6 +34,33 @@ async function setUp() {
     JSON.parse(index.nearbyBody({ latitude, longitude: 13.4, radiusKm, vehicleCategoryId, limit: 50 })!) as Array<RideView & { distance_km: number }>;
   return { index, publish, page };
 }
+
+describe('OpenRequestsIndex.openIn (the operators\' live view)', () => {
+  const box = (minLatitude: number, maxLatitude: number, minLongitude = 13, maxLongitude = 14) => ({ minLatitude, maxLatitude, minLongitude, maxLongitude });
+
+  it('the open, unexpired requests whose pickup is in the box (edges included), by the cells or by every cell', async () => {
+    const { index, publish } = await setUp();
+    publish('ride.requested', ride('in', { latitude: 52.5 }));
+    publish('ride.requested', ride('edge', { latitude: 52.6 }));
+    publish('ride.requested', ride('north', { latitude: 53.5 }));
+    publish('ride.requested', ride('expired', { latitude: 52.5, expiresIn: -1 }));
+    publish('ride.requested', ride('taken', { latitude: 52.5 }));
+    publish('ride.accepted', ride('taken', { status: 'accepted', latitude: 52.5, updatedAt: '2026-01-01T00:00:01.000Z' }));
+    const ids = (b: ReturnType<typeof box>) => index.openIn(b, 100).map((r) => r.id).sort();
+    expect(ids(box(52.4, 52.6))).toEqual(['edge', 'in']);
+    expect(ids(box(-90, 90, -180, 180))).toEqual(['edge', 'in', 'north']);
+    expect(ids(box(52.4, 52.6, 13.5, 14))).toEqual([]);
+    expect(index.openIn(box(52.45, 52.55), 100)).toEqual([{ id: 'in', latitude: 52.5, longitude: 13.4, created_at: '2026-01-01T00:00:00.000Z' }]);
+  });
+
+  it('stops at the limit', async () => {
+    const { index, publish } = await setUp();
+    for (let i = 0; i < 30; i += 1) publish('ride.requested', ride(`r${i}`, { latitude: 52 + i / 100 }));
+    expect(index.openIn(box(50, 55), 7)).toHaveLength(7);
+    expect(index.openIn(box(-90, 90, -180, 180), 12)).toHaveLength(12);
+    expect(index.openIn(box(50, 55), 100)).toHaveLength(30);
+  });
+});
 
 describe('OpenRequestsIndex', () => {
   it('lists what the events say is open, nearest first, with distance_km; leaves out expired rides before any sweep', async () => {

@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import type { GeoPoint } from '../../../../common/events/domain-events';
 import { EventBus } from '../../../../common/events/event-bus';
 import { OnDomainEvent } from '../../../../common/events/on-domain-event';
-import { haversineKm } from '../../../../common/geo';
+import { GeoBox, haversineKm } from '../../../../common/geo';
 import { AppConfig } from '../../../../config/app-config';
 import { ASSIGNED_STATUSES, FINAL_STATUSES } from '../../ride-status';
 import { RIDE_TRANSITIONS } from '../../transitions/ride-transitions';
@@ -11,6 +11,14 @@ import { rideToJson, RideView } from '../ride-view';
 import { OpenRequestsGrid } from './open-requests-grid';
 import { OpenRequest, OpenRequestStore } from './open-requests-store';
 import { OpenRequestRow, OpenRequestsRepository } from './open-requests.repository';
+
+/** An open request on the operators' live map. */
+export interface OpenRequestPin {
+  id: string;
+  latitude: number;
+  longitude: number;
+  created_at: string;
+}
 
 /** The statuses a driver bids in (the table's `bid` row): the index holds rides in these. */
 const OPEN_STATUSES: readonly string[] = RIDE_TRANSITIONS.bid.from.other;
@@ -118,6 +126,19 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
   /** Open, unexpired requests of the category whose pickup is within radiusKm of the point. */
   countNear(point: GeoPoint, radiusKm: number, vehicleCategoryId: number): number {
     return this.gridFor(radiusKm).count(point, radiusKm, { categoryId: vehicleCategoryId, openAtMs: Date.now() });
+  }
+
+  /**
+   * At most `limit` open, unexpired requests whose pickup lies in the box (the operators' live view),
+   * in no particular order; `created_at` is read from the entry's own JSON.
+   */
+  openIn(box: GeoBox, limit: number): OpenRequestPin[] {
+    return this.coarse.inBox(box, limit, Date.now()).map((slot) => ({
+      id: this.store.id(slot),
+      latitude: this.store.latitude(slot),
+      longitude: this.store.longitude(slot),
+      created_at: (JSON.parse(`${this.store.head(slot)}}`) as { created_at: string }).created_at,
+    }));
   }
 
   /** Every ride event carries the ride: open, it is (re)put; otherwise it leaves for good. */

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../../../config/app-config';
+import { AppConfig } from '../../config/app-config';
 import { FileStorage } from './file-storage';
 
 /** Files in config.uploadDir. Names are reduced to their base name, so no path can escape the directory. */
