@@ -173,6 +173,21 @@ describe('card rides', () => {
     expect((await cancel(w.t, b.driver, b.rideId)).json()).toMatchObject({ cancelled_by: 'driver', payment_status: 'released', cancellation_fee: null });
   });
 
+  it('concurrent card tips: one 201, the rest 409, one tip charged; concurrent late cancels take one fee', async () => {
+    const { passenger, driver, rideId } = await acceptedCardRide();
+    for (const status of ['driver_arrived', 'started', 'completed']) await setStatus(w.t, driver, rideId, status);
+    const tips = await Promise.all([1, 2, 3, 4].map(() => api(w.t, passenger, 'POST', `/rides/${rideId}/tip`, { amount: 2 })));
+    expect(tips.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409]);
+    const charged = [...w.fake.objects.payment_intent.values()].filter((pi) => pi.metadata?.ride_id === rideId && pi.capture_method !== 'manual' && pi.status === 'succeeded');
+    expect(charged).toHaveLength(1);
+    const late = await acceptedCardRide();
+    await w.t.db.query(`UPDATE rides SET accepted_at = now() - interval '1 hour' WHERE id = $1`, [late.rideId]);
+    const cancels = await Promise.all([1, 2, 3].map(() => cancel(w.t, late.passenger, late.rideId)));
+    expect(cancels.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
+    expect(intentsOf(late.rideId)[0]).toMatchObject({ status: 'succeeded', amount_received: 300 });
+    await expectLedgerBalanced();
+  });
+
   it('a card tip that is declined is 402 and records no tip', async () => {
     const passenger = await cardPassenger();
     const { driver, rideId } = await acceptedCardRide(passenger);

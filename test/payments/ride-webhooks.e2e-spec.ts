@@ -50,6 +50,19 @@ describe('webhooks that change a ride', () => {
     expect(await executeCommand(w.t.app, ['ledger:check'])).toMatch(/^Ledger balanced: /);
   });
 
+  it('races: one event delivered five times at once, and two events naming the same refunds, record each refund once', async () => {
+    const { passenger, rideId, intentId } = await cardRide(true);
+    const charge = w.fake.refundInDashboard(intentId, 250);
+    const first = w.fake.event('charge.refunded', charge);
+    const second = w.fake.event('charge.refunded', charge);
+    const answers = await Promise.all([first, first, second, first, second, first].map((e) => send(e)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    const refunds = await w.t.db.query(`SELECT amount_minor FROM payment_refunds WHERE ride_id = $1`, [rideId]);
+    expect(refunds).toEqual([{ amount_minor: 250 }]);
+    expect(await rideOf(passenger, rideId)).toMatchObject({ refunded_amount: 2.5, payment_status: 'partially_refunded' });
+    expect(await executeCommand(w.t.app, ['ledger:check'])).toMatch(/^Ledger balanced: /);
+  });
+
   it('an operator refund seen again as charge.refunded changes nothing', async () => {
     const { passenger, rideId, intentId } = await cardRide(true);
     const finance = await createOperator(w.t, 'finance');
