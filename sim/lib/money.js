@@ -5,7 +5,7 @@ const cents = (major) => Math.round(Number(major) * 100);
 /**
  * The wallet checks of the simulation. A passenger's balance must equal what was credited minus the
  * fares of their completed wallet rides and their tips; a driver's must equal the sum of `earning` of the wallet
- * rides and the tips in their earnings items, and each completed ride the simulation saw must be in those items at
+ * and card rides and the tips in their earnings items, and each completed ride the simulation saw must be in those items at
  * the fare the passenger accepted. Returns the violations as sentences.
  */
 function checkPassengerWallet({ userId, balance, creditedCents, walletFaresCents, tipsCents = [] }) {
@@ -16,8 +16,8 @@ function checkPassengerWallet({ userId, balance, creditedCents, walletFaresCents
 
 function checkDriverWallet({ userId, balance, earningsItems, completedRides }) {
   const problems = [];
-  // Tips reach the wallet whatever the ride's payment method.
-  const walletEarnings = earningsItems.reduce((s, i) => s + (i.payment_method === 'wallet' ? cents(i.earning) : 0) + (i.tip ? cents(i.tip) : 0), 0);
+  // Wallet and card fares reach the wallet (less the commission); tips whatever the ride's payment method.
+  const walletEarnings = earningsItems.reduce((s, i) => s + (i.payment_method !== 'cash' ? cents(i.earning) : 0) + (i.tip ? cents(i.tip) : 0), 0);
   const actual = cents(balance);
   if (actual !== walletEarnings) problems.push(`driver ${userId}: wallet balance ${fmt(actual)}, but wallet earnings and tips add up to ${fmt(walletEarnings)}`);
   const byRide = new Map(earningsItems.map((i) => [i.ride_id, i]));

@@ -134,6 +134,7 @@ async function runSimulation(opts) {
   const passengers = (await inBatches([...Array(o.passengers).keys()], 4, (i) => signUp('passenger', i))).filter(Boolean);
   if (drivers.list.length + passengers.length < o.drivers + o.passengers) notes.push(`${o.drivers + o.passengers - drivers.list.length - passengers.length} sign-ups failed`);
   const credits = riders.creditWallets(passengers);
+  await riders.saveCards(passengers);
 
   const setupSeconds = (now() - t0) / 1000;
   endAt = now() + o.minutes * 60_000;
@@ -153,10 +154,12 @@ async function runSimulation(opts) {
 
   if (counters.excused) notes.push(`${counters.excused} ride_requested not expected after all: the driver's next heartbeat put it out of reach before the service matched`);
   const walletRides = [...rides.values()].filter((r) => r.paymentMethod === 'wallet' && r.outcome === 'completed').length;
+  const cardRides = [...rides.values()].filter((r) => r.paymentMethod === 'card' && r.outcome === 'completed').length;
+  const cardBooked = [...rides.values()].filter((r) => r.paymentMethod === 'card').length;
   return {
     seconds: (now() - t0) / 1000,
     setupSeconds,
-    counters: { ...counters, inProgress: [...rides.values()].filter((r) => r.outcome === 'in_progress').length, walletRidesCompleted: walletRides, pongs: [...users.values()].reduce((s, u) => s + u.socket.pongs, 0) },
+    counters: { ...counters, inProgress: [...rides.values()].filter((r) => r.outcome === 'in_progress').length, walletRidesCompleted: walletRides, cardRidesCompleted: cardRides, cardRidesBooked: cardBooked, pongs: [...users.values()].reduce((s, u) => s + u.socket.pongs, 0) },
     users: { passengers: passengers.length, drivers: drivers.list.length, walletCredited: passengers.filter((p) => p.creditedCents > 0).length },
     endpoints: endpointLatency.summary(),
     events: eventLatency.summary(),
