@@ -70,7 +70,8 @@ async function main(argv) {
     UPLOAD_DIR: join(temp, 'uploads'),
   };
   const stripe = await startStripeFake();
-  Object.assign(env, { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_BASE: stripe.url, PUBLIC_BASE_URL: 'http://127.0.0.1' });
+  // No free window: every cancel of an accepted ride in the simulation is late and pays the fee.
+  Object.assign(env, { CANCELLATION_FREE_SECONDS: '0', STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_BASE: stripe.url, PUBLIC_BASE_URL: 'http://127.0.0.1' });
   if (!process.env.DATABASE_URL) env.EMBEDDED_PG_DATA_DIR = join(temp, 'pg');
   const logPath = join(temp, 'service.log');
   const service = await startService(env, logPath);

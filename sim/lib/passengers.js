@@ -112,6 +112,14 @@ function createPassengers(ctx) {
     r.status = 'cancelled';
     r.outcome = 'cancelled';
     counters.cancelled++;
+    // A late cancel (after CANCELLATION_FREE_SECONDS) pays the fee to the driver: from the wallet or the card's hold.
+    const feeCents = res.body.cancellation_fee == null ? 0 : cents(res.body.cancellation_fee);
+    if (feeCents > 0) {
+      counters.fees = (counters.fees || 0) + 1;
+      if (r.paymentMethod === 'wallet') p.feesCents.push(feeCents);
+      const driver = users.get(r.driverId);
+      if (driver) driver.feesCents.push(feeCents);
+    }
     const match = (m) => m.type === 'ride_cancelled' && m.data.cancelled_by === 'passenger';
     expectEvent(p, 'ride_cancelled', r.id, match, res);
     if (r.driverId) expectEvent(users.get(r.driverId), 'ride_cancelled', r.id, match, res);

@@ -95,7 +95,7 @@ async function runSimulation(opts) {
     const user = {
       id: registered.body.user.id, role, index, base, phone, token: registered.body.access_token,
       rng: createRng(deriveSeed(o.seed, role === 'driver' ? 10_000 + index : index)),
-      inbox: new Map(), pending: new Set(), waiters: new Set(), beats: [], sent: [], path: [], bidRides: new Set(), openBids: new Map(), completed: [], walletFaresCents: [], tipsCents: [], creditedCents: 0,
+      inbox: new Map(), pending: new Set(), waiters: new Set(), beats: [], sent: [], path: [], bidRides: new Set(), openBids: new Map(), completed: [], walletFaresCents: [], tipsCents: [], feesCents: [], creditedCents: 0,
     };
     users.set(user.id, user);
     user.socket = new LiveSocket({ base, token: user.token, onMessage: (m, at) => onMessage(user, m, at), onProblem: (p) => report('websocket', `${role} ${user.id}: ${p}`) });
@@ -178,7 +178,7 @@ async function runSimulation(opts) {
 async function auditWallets({ api, report, rides, passengers, drivers }) {
   for (const p of passengers) {
     const w = await api.call(p.base, 'GET', '/wallet', { token: p.token, label: 'GET /wallet', who: `passenger ${p.id}` });
-    if (w.ok) for (const v of checkPassengerWallet({ userId: p.id, balance: w.body.balance, creditedCents: p.creditedCents, walletFaresCents: p.walletFaresCents, tipsCents: p.tipsCents })) report('money', v);
+    if (w.ok) for (const v of checkPassengerWallet({ userId: p.id, balance: w.body.balance, creditedCents: p.creditedCents, walletFaresCents: p.walletFaresCents, tipsCents: p.tipsCents, feesCents: p.feesCents })) report('money', v);
   }
   for (const d of drivers) {
     const w = await api.call(d.base, 'GET', '/wallet', { token: d.token, label: 'GET /wallet', who: `driver ${d.id}` });
@@ -189,7 +189,7 @@ async function auditWallets({ api, report, rides, passengers, drivers }) {
       items.push(...e.body.items);
       if (e.body.items.length < 100) break;
     }
-    if (w.ok) for (const v of checkDriverWallet({ userId: d.id, balance: w.body.balance, earningsItems: items, completedRides: d.completed.map((c) => ({ ...c, tipCents: rides.get(c.rideId)?.tipCents ?? null })) })) report('money', v);
+    if (w.ok) for (const v of checkDriverWallet({ userId: d.id, balance: w.body.balance, earningsItems: items, feesCents: d.feesCents, completedRides: d.completed.map((c) => ({ ...c, tipCents: rides.get(c.rideId)?.tipCents ?? null })) })) report('money', v);
   }
 }
 

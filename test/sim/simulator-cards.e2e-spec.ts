@@ -7,11 +7,11 @@ import { PaymentsWorld, startPaymentsApp } from '../payments/payments-helpers';
 describe('simulator: card rides against the Stripe fake', () => {
   let w: PaymentsWorld;
   beforeAll(async () => {
-    w = await startPaymentsApp({ NODE_ENV: 'development', OTP_DEV_FIXED_CODE: '123456', LOG_LEVEL: 'silent' });
+    w = await startPaymentsApp({ NODE_ENV: 'development', OTP_DEV_FIXED_CODE: '123456', LOG_LEVEL: 'silent', CANCELLATION_FREE_SECONDS: '0' });
   });
   afterAll(() => w?.close());
 
-  it('books card rides, completes and cancels them without a contract violation; the wallets and the ledger balance', async () => {
+  it('books card rides, completes and cancels them (every cancel of an accepted ride late: a fee) without a contract violation; the wallets and the ledger balance', async () => {
     const result = await runSimulation({
       bases: [w.t.baseUrl],
       passengers: 5,
