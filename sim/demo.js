@@ -71,7 +71,8 @@ async function main(argv) {
   };
   const stripe = await startStripeFake();
   // No free window: every cancel of an accepted ride in the simulation is late and pays the fee.
-  Object.assign(env, { CANCELLATION_FREE_SECONDS: '0', STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_BASE: stripe.url, PUBLIC_BASE_URL: 'http://127.0.0.1' });
+  // Some drivers report a no-show after waiting NO_SHOW_WAIT_SECONDS at the pickup (short in the demo).
+  Object.assign(env, { CANCELLATION_FREE_SECONDS: '0', NO_SHOW_WAIT_SECONDS: '2', STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_BASE: stripe.url, PUBLIC_BASE_URL: 'http://127.0.0.1' });
   if (!process.env.DATABASE_URL) env.EMBEDDED_PG_DATA_DIR = join(temp, 'pg');
   const logPath = join(temp, 'service.log');
   const service = await startService(env, logPath);
@@ -85,6 +86,7 @@ async function main(argv) {
       creditEnv: { ...env, LOG_LEVEL: 'warn' },
       drainMs: 30_000,
       confirmCard: (setupIntentId) => stripe.confirmSetupIntent(setupIntentId, 'pm_card_visa'),
+      noShowWaitSeconds: Number(env.NO_SHOW_WAIT_SECONDS),
     });
     // Every movement, card money included, is ledger entries that sum to zero (CONTRACT §12).
     const ledger = spawnSync(process.execPath, [CLI, 'ledger:check'], { env: { ...env, LOG_LEVEL: 'warn' }, encoding: 'utf8' });

@@ -14,7 +14,7 @@ const WALLET_CREDIT = 150;
 /** Share of bookings made at the passenger's own price (offered_fare), and of completed rides tipped. */
 const OFFER_CHANCE = 0.2;
 const TIP_CHANCE = 0.3;
-/** Share of passengers who save a card when the run has a Stripe fake (o.confirmCard). */
+/** Share of passengers who save a card when the run has a Stripe fake (o.confirmCard; o.cardChance overrides). */
 const CARD_CHANCE = 0.4;
 /** A rider tips only while the wallet keeps this much for the next wallet fares. */
 const TIP_RESERVE_CENTS = 6000;
@@ -61,7 +61,7 @@ function createPassengers(ctx) {
    */
   const saveCards = (passengers) => {
     if (!o.confirmCard) return Promise.resolve();
-    const cardUsers = passengers.filter((p) => p.rng.chance(CARD_CHANCE));
+    const cardUsers = passengers.filter((p) => p.rng.chance(o.cardChance ?? CARD_CHANCE));
     return ctx.inBatches(cardUsers, 4, async (p) => {
       const res = await api.call(p.base, 'POST', '/payments/cards/setup', { token: p.token, label: 'POST /payments/cards/setup', who: `passenger ${p.id}` });
       if (!res.ok) return;
