@@ -8,6 +8,7 @@
  */
 const { CENTER, randomPoint, seedDrivers, seedPassengers, seedRequestedRides } = require('./lib/city');
 const { mintAccessToken } = require('./lib/jwt');
+const { untilNearbyFromMemory } = require('./lib/service-env');
 const { mapLimit, rssMb } = require('./lib/stats');
 const { JSON_HEADERS, request, must, rideBody } = require('./lib/city-http');
 
@@ -19,7 +20,7 @@ async function nearbyCity(ctx, from, to) {
   const token = ctx.driverTokens[0];
   const readyS = await ctx.restartService();
   const loadedAt = Date.now();
-  await untilNearbyFromMemory(ctx.base, token);
+  await untilNearbyFromMemory(ctx.base);
   const loadS = readyS + (Date.now() - loadedAt) / 1000;
   const rss = rssMb(ctx.servicePid());
   const scenario = {
@@ -64,7 +65,7 @@ async function nearbyBehindCancelled(ctx, from, { cancelled = 200_000, open = 20
   await seedRequestedRides(ctx.db, from, from + cancelled);
   const seedMs = Date.now() - started;
   await ctx.restartService();
-  await untilNearbyFromMemory(ctx.base, token);
+  await untilNearbyFromMemory(ctx.base);
   await ctx.db.query('ALTER TABLE rides SET (autovacuum_enabled = false)');
   try {
     await ctx.db.query(`UPDATE rides SET status = 'cancelled', cancelled_by = 'passenger', cancelled_at = now(), updated_at = now() WHERE status = 'requested'`);
@@ -108,16 +109,6 @@ async function nearbyBehindCancelled(ctx, from, { cancelled = 200_000, open = 20
  * during the start-up load. The two pages hold the same JSON; PostgreSQL's json writer puts spaces
  * around the colons (`{"id" : …`), the index's JSON.stringify does not: that tells them apart.
  */
-async function untilNearbyFromMemory(base, token) {
-  const deadline = Date.now() + 300_000;
-  for (;;) {
-    const r = await request(base, 'GET', `/api/v1/driver/rides/nearby?latitude=${CENTER.latitude}&longitude=${CENTER.longitude}&radius_km=5`, token);
-    if (r.status === 200 && r.text.startsWith('[{"id":"')) return;
-    if (Date.now() > deadline) throw new Error(`nearby still from the database after 300 s: ${r.status} ${r.text.slice(0, 80)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** PUT /driver/location from every seeded driver in turn (a token and a position per request). */
 async function heartbeats(ctx) {
   const tokens = ctx.driverTokens;

@@ -18,7 +18,7 @@ const { join } = require('node:path');
 const ROOT = join(__dirname, '..');
 const { MIGRATIONS } = require(join(ROOT, 'dist/src/database/migrations'));
 const { seedVehicleCategories } = require(join(ROOT, 'dist/src/database/seeds/vehicle-categories.seed'));
-const { nearbyJsonSql, nearbySql } = require(join(ROOT, 'dist/src/modules/rides/read-models/rides.repository'));
+const { nearbySql } = require(join(ROOT, 'dist/src/modules/rides/read-models/open-requests/open-requests.repository'));
 const { sqlHaversineKm } = require(join(ROOT, 'dist/src/common/geo'));
 const { HALF_LAT, randomPoint, seedRequestedRides } = require('./lib/city');
 const { RIDE_VIEW_COLUMNS, RIDE_VIEW_FROM } = require(join(ROOT, 'dist/src/modules/rides/read-models/ride-view'));
@@ -124,9 +124,7 @@ async function main() {
     q.vehicleCategoryId = categories[0];
     await explain(db, nearbySql(q), `new query, category ${q.vehicleCategoryId}`);
     await explain(db, nearbySql({ ...q, vehicleCategoryId: null }), 'new query, every category');
-    await explain(db, nearbyJsonSql(q), `the endpoint's query (page built as JSON), category ${q.vehicleCategoryId}`);
     await time(db, nearbySql, categories, 'new query (pickup_vec KNN)');
-    await time(db, nearbyJsonSql, categories, "the endpoint's query (page built as JSON text)");
     // NearbyRidesCache loads twice the page around its grid point on a miss.
     await time(db, (x) => nearbySql({ ...x, radiusKm: x.radiusKm + 0.01, limit: 2 * LIMIT }), categories, 'new query, cache miss (100 rows)');
 

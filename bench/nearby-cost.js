@@ -17,10 +17,10 @@ const { join, resolve } = require('node:path');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
 const { freePort } = require('../sim/lib/service');
-const { randomPoint, seedDrivers, seedRequestedRides, firstCategoryId, CENTER } = require('./lib/city');
+const { randomPoint, seedDrivers, seedRequestedRides, firstCategoryId } = require('./lib/city');
 const { mintAccessToken } = require('./lib/jwt');
 const { cpuMs } = require('./lib/stats');
-const { benchServiceEnv, BENCH_JWT_SECRET } = require('./lib/service-env');
+const { benchServiceEnv, untilNearbyFromMemory, BENCH_JWT_SECRET } = require('./lib/service-env');
 
 const ROOTS = process.argv.slice(2).map((r) => resolve(r));
 if (ROOTS.length === 0) ROOTS.push(join(__dirname, '..'));
@@ -106,8 +106,7 @@ async function main() {
         const spawnedAt = Date.now();
         await until(async () => (await fetch(`${base}/health/ready`)).ok, 120, 'ready');
         const readyS = (Date.now() - spawnedAt) / 1000;
-        const probe = `${base}/api/v1/driver/rides/nearby?latitude=${CENTER.latitude}&longitude=${CENTER.longitude}&radius_km=5`;
-        await until(async () => (await (await fetch(probe, { headers: { authorization: `Bearer ${token}` } })).text()).startsWith('[{"id":"'), 900, 'nearby from memory');
+        await untilNearbyFromMemory(base, 900);
         const memoryS = (Date.now() - spawnedAt) / 1000;
         const ceiling = await measure(`http://127.0.0.1:${basePort}/baseline`);
         const r = await measure(base, nearbyRequests(token), service.child.pid);

@@ -22,9 +22,9 @@ const { join, resolve } = require('node:path');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
 const { freePort } = require('../sim/lib/service');
-const { CENTER, randomPoint, seedDrivers, seedRequestedRides, firstCategoryId } = require('./lib/city');
+const { randomPoint, seedDrivers, seedRequestedRides, firstCategoryId } = require('./lib/city');
 const { mintAccessToken } = require('./lib/jwt');
-const { benchServiceEnv, BENCH_JWT_SECRET } = require('./lib/service-env');
+const { benchServiceEnv, untilNearbyFromMemory, BENCH_JWT_SECRET } = require('./lib/service-env');
 
 const ROOTS = process.argv.slice(2).map((r) => resolve(r));
 if (ROOTS.length === 0) ROOTS.push(join(__dirname, '..'));
@@ -103,7 +103,6 @@ async function main() {
     const [driverId] = await seedDrivers(db, 1, await firstCategoryId(db));
     await seedRequestedRides(db, 1, RIDES + 1);
     const token = mintAccessToken(JWT_SECRET, driverId, 'driver', 24 * 3600);
-    const probe = `${base}/api/v1/driver/rides/nearby?latitude=${CENTER.latitude}&longitude=${CENTER.longitude}&radius_km=5`;
     for (const root of ROOTS) {
       const args = ['--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${join(out, 'cg.%p')}`, process.execPath, join(root, 'dist', 'src', 'main.js')];
       const log = openSync(join(out, 'service.log'), 'w');
@@ -111,7 +110,7 @@ async function main() {
       closeSync(log);
       try {
         child.on('exit', (code) => code && process.stderr.write(`valgrind exited ${code}:\n${readFileSync(join(out, 'service.log'), 'utf8').slice(-2000)}\n`));
-        await until(async () => (await (await fetch(probe, { headers: { authorization: `Bearer ${token}` } })).text()).startsWith('[{"id":"'), 900, 'nearby from memory under valgrind');
+        await untilNearbyFromMemory(base, 900);
         await nearby(base, token, WARM);
         const counts = [];
         for (let i = 0; i < REPEAT; i += 1) {

@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { LIVE_EVENT_TYPES } from '../../src/bootstrap/openapi-description';
-import { startAuthApp } from '../auth/auth-helpers';
+import { DEV_CODE, startAuthApp } from '../auth/auth-helpers';
+import { createOperator } from '../support/factories';
 import { launchChromium, type Browser } from '../support/chromium';
 import type { TestApp } from '../support/test-app';
 
@@ -62,6 +63,29 @@ describe('Swagger UI in headless Chromium', () => {
     return { status, body: text ? JSON.parse(text) : {} };
   }
 
+  /** Like execute, with the body given instead of the pre-filled one (none for a GET). */
+  async function executeWith(operationId: string, body?: object): Promise<Answer> {
+    const op = operation(operationId);
+    await op.scrollIntoViewIfNeeded();
+    if (!(await op.locator('button.try-out__btn').isVisible())) await op.locator('.opblock-summary-control').click();
+    await op.locator('button.try-out__btn').click();
+    if (body) await op.locator('textarea.body-param__text').fill(JSON.stringify(body));
+    await op.locator('button.execute').click();
+    const live = op.locator('.live-responses-table');
+    const status = Number((await live.locator('.response .response-col_status').first().textContent())?.trim());
+    const text = await live.locator('.response-col_description .highlight-code pre').first().textContent();
+    return { status, body: text ? JSON.parse(text) : {} };
+  }
+
+  async function authorize(token: string): Promise<void> {
+    await page.locator('.scheme-container button.authorize').click();
+    const dialog = page.locator('.dialog-ux .modal-ux');
+    await dialog.locator('.auth-container input').fill(token);
+    await dialog.locator('button.modal-btn.authorize').click();
+    await dialog.locator('button.btn-done').click();
+    await page.locator('.scheme-container button.authorize.locked').waitFor();
+  }
+
   it('opens with the sign-in recipe; each live event name stays on one line, apart from the next column, wide or narrow', async () => {
     for (const width of [1280, 480]) {
       await page.setViewportSize({ width, height: 900 });
@@ -98,14 +122,9 @@ describe('Swagger UI in headless Chromium', () => {
     expect(verifyBody.is_registered).toBe(false);
     const userId = (verifyBody.user as { id: number }).id;
 
-    await page.locator('.scheme-container button.authorize').click();
-    const dialog = page.locator('.dialog-ux .modal-ux');
-    await dialog.locator('.auth-container input').fill(token);
-    await dialog.locator('button.modal-btn.authorize').click();
-    await dialog.locator('button.btn-done').click();
     // The padlock closes ("locked") once an authorisation is held.
+    await authorize(token);
     const locked = page.locator('.scheme-container button.authorize.locked');
-    await locked.waitFor();
 
     // persistAuthorization keeps the token in localStorage: a reload is still authorised.
     await page.reload();
@@ -126,5 +145,22 @@ describe('Swagger UI in headless Chromium', () => {
     // The ride really exists, for the account the UI was authorised as.
     const [ride] = await t.db.query('SELECT passenger_id, status FROM rides WHERE id = $1', [booked.body.id]);
     expect(ride).toEqual({ passenger_id: userId, status: 'requested' });
+  }, 120_000);
+
+  it('an operator signs in by e-mail code, authorizes, and works the "operators" section', async () => {
+    const operator = await createOperator(t, 'support');
+    await page.evaluate('localStorage.clear()'); // forget the passenger's authorisation
+    await openExplorer();
+    expect((await executeWith('AuthController_sendOtp', { email: operator.email })).status).toBe(200);
+    const verified = await executeWith('AuthController_verifyOtp', { email: operator.email, otp: DEV_CODE });
+    expect([verified.status, verified.body.is_registered]).toEqual([200, true]);
+    await authorize(verified.body.access_token as string);
+
+    // The operator endpoints sit in their own section, and the token works there.
+    expect(await operation('AdminRidesController_list').getAttribute('id')).toBe('operations-operators-AdminRidesController_list');
+    const rides = await executeWith('AdminRidesController_list');
+    expect([rides.status, rides.body]).toEqual([200, expect.objectContaining({ items: expect.any(Array), page: 1 })]);
+    const live = await executeWith('AdminLiveController_view');
+    expect([live.status, live.body]).toEqual([200, { drivers: expect.any(Array), open_requests: expect.any(Array) }]);
   }, 120_000);
 });

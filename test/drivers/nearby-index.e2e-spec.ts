@@ -1,5 +1,6 @@
 import { haversineKm } from '../../src/common/geo';
-import { NearbyQuery, RidesRepository } from '../../src/modules/rides/read-models/rides.repository';
+import type { NearbyQuery } from '../../src/modules/rides/read-models/open-requests/nearby-page';
+import { OpenRequestsRepository } from '../../src/modules/rides/read-models/open-requests/open-requests.repository';
 import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bookRide, onlineDriver } from '../rides/ride-helpers';
@@ -23,11 +24,11 @@ interface Seeded extends Seed {
  */
 describe('nearby rides through the pickup_vec index', () => {
   let t: TestApp;
-  let rides: RidesRepository;
+  let rides: OpenRequestsRepository;
   let codes = 0;
   beforeAll(async () => {
     t = await startTestApp();
-    rides = t.get(RidesRepository);
+    rides = t.get(OpenRequestsRepository);
   });
   afterAll(() => t.close());
 
@@ -73,7 +74,7 @@ describe('nearby rides through the pickup_vec index', () => {
   }
 
   async function expectExact(seeded: Seeded[], q: NearbyQuery): Promise<number> {
-    const got = await rides.findRequestedNear(q);
+    const got = await rides.findNearest(q);
     const want = expected(seeded, q);
     expect(got.map((r) => r.id)).toEqual(want.map((w) => w.id));
     got.forEach((row, i) => expect(Number(row.distance_km)).toBeCloseTo(want[i]!.km, 9));
@@ -109,7 +110,7 @@ describe('nearby rides through the pickup_vec index', () => {
       }
     }
     // Another category than the seeds': nothing.
-    expect(await rides.findRequestedNear({ ...origin, radiusKm: 50, vehicleCategoryId: 3, limit: 50 })).toEqual([]);
+    expect(await rides.findNearest({ ...origin, radiusKm: 50, vehicleCategoryId: 3, limit: 50 })).toEqual([]);
   });
 
   it('across the antimeridian: rides on both sides of ±180° are as near as they are', async () => {
@@ -125,7 +126,7 @@ describe('nearby rides through the pickup_vec index', () => {
       }
     }
     // Both sides of the line in one page.
-    const page = await rides.findRequestedNear({ latitude: -16.0, longitude: 180, radiusKm: 20, vehicleCategoryId: null, limit: 50 });
+    const page = await rides.findNearest({ latitude: -16.0, longitude: 180, radiusKm: 20, vehicleCategoryId: null, limit: 50 });
     expect(new Set(page.map((r) => Math.sign(r.pickup_longitude))).size).toBe(2);
   });
 
@@ -172,7 +173,7 @@ describe('nearby rides through the pickup_vec index', () => {
     await t.db.query('ANALYZE rides');
     for (const vehicleCategoryId of [1, null]) {
       const q: NearbyQuery = { ...center, radiusKm: 50, vehicleCategoryId, limit: 50 };
-      const plan = (await rides.explainRequestedNear(q)) as PlanRoot[];
+      const plan = (await rides.explainNearest(q)) as PlanRoot[];
       const nodes = flatten(plan[0]!.Plan);
       const scans = nodes.filter((n) => n['Relation Name'] === 'rides');
       expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([['Index Scan', 'rides_requested_near_idx']]);
@@ -182,7 +183,7 @@ describe('nearby rides through the pickup_vec index', () => {
       // Every ride in the radius qualifies (2,000+ here), yet the scan stops after the page.
       expect(scan['Actual Rows']).toBe(50);
       expect(nodes.filter((n) => n['Node Type'] === 'Sort').every((n) => n['Actual Rows']! <= 50)).toBe(true);
-      expect((await rides.findRequestedNear(q)).length).toBe(50);
+      expect((await rides.findNearest(q)).length).toBe(50);
     }
   });
 });

@@ -84,6 +84,13 @@ describe('admin drivers, approval needs documents (CONTRACT §13)', () => {
     expect((await auditOf(driver.id)).map((e: { action: string }) => e.action)).toEqual(['drivers.reject', 'drivers.reinstate', 'drivers.suspend']);
   });
 
+  it('two reinstatements at once: the row lock lets one through, the other sees the driver approved (409); one audit entry', async () => {
+    const driver = await createUser(t, { role: 'driver', driverStatus: 'suspended' });
+    const results = await Promise.all([post(`${driver.id}/reinstate`, { reason: 'First desk' }), post(`${driver.id}/reinstate`, { reason: 'Second desk' })]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect((await auditOf(driver.id)).map((e: { action: string }) => e.action)).toEqual(['drivers.reinstate']);
+  });
+
   it('a reason is required, an unknown driver is 404, support may not decide (403); nothing changes', async () => {
     const driver = await createUser(t, { role: 'driver', driverStatus: 'pending' });
     const res = await post(`${driver.id}/reject`, {});

@@ -209,6 +209,21 @@ describe('operators and rides (CONTRACT §13)', () => {
       ).toEqual([{ n: 1 }]);
     });
 
+    it("an operator cancel racing the driver's completion: one wins, and the ride is either paid or cancelled and audited, never both", async () => {
+      for (let round = 0; round < 3; round += 1) {
+        const { driver, rideId } = await acceptedRide(t);
+        for (const status of ['driver_arrived', 'started']) expect((await setStatus(t, driver, rideId, status)).statusCode).toBe(200);
+        const [cancelled, completed] = await Promise.all([operatorCancel(rideId), setStatus(t, driver, rideId, 'completed')]);
+        expect([cancelled.statusCode, completed.statusCode].sort()).toEqual([200, 409]);
+        const [{ status }] = await t.db.query(`SELECT status FROM rides WHERE id = $1`, [rideId]);
+        const paid = (await t.db.query(`SELECT 1 FROM ride_payments WHERE ride_id = $1`, [rideId])).length;
+        const audited = (await t.db.query(`SELECT 1 FROM audit_log WHERE target_id = $1`, [rideId])).length;
+        expect({ status, paid, audited }).toEqual(
+          cancelled.statusCode === 200 ? { status: 'cancelled', paid: 0, audited: 1 } : { status: 'completed', paid: 1, audited: 0 },
+        );
+      }
+    });
+
     it('finance may read rides but not cancel them', async () => {
       const { rideId } = await acceptedRide(t);
       const res = await operatorCancel(rideId, { reason: REASON }, finance.accessToken);

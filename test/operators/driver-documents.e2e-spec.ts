@@ -100,6 +100,23 @@ describe('driver documents (CONTRACT §13)', () => {
     expect((await t.db.query('SELECT count(*)::int AS n FROM driver_documents WHERE driver_id = $1', [fresh.id]))[0].n).toBe(0);
   });
 
+  it('a malformed multipart body is a 400, never a 500', async () => {
+    const bodies = ['{}', '--x\r\nContent-Disposition: form-data; name="kind"\r\n\r\nlicense', '--x\r\ngarbage\r\n\r\n--x--\r\n', ''];
+    for (const payload of bodies) {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/v1/driver/documents',
+        token: driver.accessToken,
+        headers: { 'content-type': 'multipart/form-data; boundary=x' },
+        payload,
+      });
+      expect([JSON.stringify(payload), res.statusCode]).toEqual([JSON.stringify(payload), 400]);
+      expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request', message: expect.any(String) });
+    }
+    const noBoundary = await t.request({ method: 'POST', url: '/api/v1/driver/documents', token: driver.accessToken, headers: { 'content-type': 'multipart/form-data' }, payload: 'x' });
+    expect(noBoundary.statusCode).toBe(400);
+  });
+
   it('a JSON body is 400; multipart anywhere else is still 415; only drivers upload (403), with a token (401)', async () => {
     const json = await t.request({ method: 'POST', url: '/api/v1/driver/documents', token: driver.accessToken, payload: { kind: 'license' } });
     expect(json.statusCode).toBe(400);

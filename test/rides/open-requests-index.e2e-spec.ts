@@ -1,6 +1,7 @@
 import { haversineKm } from '../../src/common/geo';
 import { OpenRequestsIndex } from '../../src/modules/rides/read-models/open-requests/open-requests.index';
-import { NearbyQuery, RidesRepository } from '../../src/modules/rides/read-models/rides.repository';
+import type { NearbyQuery } from '../../src/modules/rides/read-models/open-requests/nearby-page';
+import { NearbyPages } from '../../src/modules/rides/read-models/open-requests/nearby-pages';
 import { RidesService } from '../../src/modules/rides/rides.service';
 import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -16,21 +17,21 @@ interface Seed {
 }
 
 /**
- * The in-memory open-requests index must answer nearby as the SQL page did (compact JSON: PostgreSQL's spaces are gone) (the
- * database's query stays as the start-up fallback and the reference): same rides, same order, same
+ * The in-memory open-requests index must answer nearby as the database's rows do (the query that
+ * answers before the index has loaded, and the reference): same rides, same order, same
  * JSON, same distance_km, at any radius and category, across the antimeridian and at the poles; it
  * must load from the database in pages at start-up and count demand for surge.
  */
 describe('open requests in memory', () => {
   let t: TestApp;
   let index: OpenRequestsIndex;
-  let sql: RidesRepository;
+  let sql: NearbyPages;
   let codes = 0;
   const seeded: Array<Seed & { id: string }> = [];
   beforeAll(async () => {
     t = await startTestApp();
     index = t.get(OpenRequestsIndex);
-    sql = t.get(RidesRepository);
+    sql = t.get(NearbyPages);
     await waitFor('the start-up load', () => index.ready);
   });
   afterAll(() => t.close());
@@ -65,15 +66,18 @@ describe('open requests in memory', () => {
     }));
   }
 
-  /** The SQL page as compact JSON (PostgreSQL's json writes `"key" : value`): same keys, order and values. */
-  async function sqlPage(q: NearbyQuery): Promise<string> {
-    return JSON.stringify(JSON.parse(await sql.findRequestedNearJson(q)));
+  /** The page from the database's rows (what answers before the index has loaded). */
+  function sqlPage(q: NearbyQuery): Promise<string> {
+    return sql.fromDatabase(q);
   }
 
   async function expectSameAsSql(q: NearbyQuery): Promise<number> {
-    const memory = index.nearbyBody(q);
-    expect(memory).toBe(await sqlPage(q));
-    return (JSON.parse(memory!) as unknown[]).length;
+    const memory = index.nearby(q)!.writer;
+    const fromDatabase = await sql.pageFromDatabase(q);
+    expect(memory.finish()).toBe(fromDatabase.bytes.toString('utf8'));
+    // The same page has the same ETag whichever path built it (an instance still loading included).
+    expect(memory.etag()).toBe(fromDatabase.etag);
+    return (JSON.parse(memory.finish()) as unknown[]).length;
   }
 
   it('answers every query exactly as the SQL page, in a city, across the antimeridian and at the poles', async () => {

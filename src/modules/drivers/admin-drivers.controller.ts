@@ -30,7 +30,7 @@ export class AdminDriversController {
     const page = query.page ?? 1;
     const limit = query.limit ?? 20;
     const { items, total } = await this.drivers.listPage(query.status, page, limit);
-    return { items: items as DriverProfileResponseDto[], page, limit, total };
+    return { items, page, limit, total };
   }
 
   @Get('drivers/:id/documents')

@@ -1,19 +1,23 @@
-import { Body, Controller, Get, Header, Put, Query } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
   ApiForbiddenResponse,
+  ApiHeader,
   ApiNotFoundResponse,
+  ApiNotModifiedResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
 import { CurrentUser, RequiresRegistration, Roles } from '../../common/auth/auth.decorators';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user';
+import type { FastifyReply } from 'fastify';
+import { sendTagged } from '../../common/http/conditional-get';
 import { CommonError } from '../../common/errors/common.errors';
 import { ErrorResponseDto } from '../../common/http/error-response.dto';
 import { ActiveRideResponseDto } from '../rides/dto/ride-response.dto';
-import type { ActiveRideSnapshot, DriverEarningsView, NearbyPage } from '../rides/rides.service';
+import type { ActiveRideSnapshot, DriverEarningsView } from '../rides/rides.service';
 import { DriverLocationsService } from './driver-locations.service';
 import { DriverRidesService } from './driver-rides.service';
 import { DriverProfileView, LocationAcceptedView, locationAcceptedToJson } from './driver-profile.view';
@@ -80,16 +84,27 @@ export class DriversController {
   @Get('rides/nearby')
   @ApiOperation({
     summary: 'Requested rides near the driver, nearest first (approved drivers only)',
-    description: `Point defaults to the last location; radius_km defaults to ${NEARBY_DEFAULT_RADIUS_KM}, at most ${NEARBY_MAX_RADIUS_KM}; at most 50 rides, each with distance_km.`,
+    description:
+      `Point defaults to the last location; radius_km defaults to ${NEARBY_DEFAULT_RADIUS_KM}, at most ${NEARBY_MAX_RADIUS_KM}; at most 50 rides, each with distance_km. ` +
+      'The page carries an `ETag`: a poll sending it back in `If-None-Match` gets 304 and no body while the page is unchanged. ' +
+      'gzip when `Accept-Encoding` allows it.',
   })
+  @ApiHeader({ name: 'If-None-Match', required: false, description: 'The ETag of the page the client holds' })
   @ApiOkResponse({ type: NearbyRideResponseDto, isArray: true })
+  @ApiNotModifiedResponse({ description: 'The page named by If-None-Match is still current (no body)' })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Bad coordinates, or no location known yet' })
-  @Header('Content-Type', 'application/json; charset=utf-8')
-  async nearby(@CurrentUser() user: AuthenticatedUser, @Query() q: NearbyRidesQueryDto): Promise<NearbyPage> {
+  async nearby(
+    @CurrentUser() user: AuthenticatedUser,
+    @Query() q: NearbyRidesQueryDto,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Headers('accept-encoding') acceptEncoding: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     if ((q.latitude === undefined) !== (q.longitude === undefined)) {
       throw CommonError.validation(q.latitude === undefined ? 'latitude' : 'longitude', 'Send latitude and longitude together');
     }
-    return this.driverRides.nearby(user.id, q.latitude, q.longitude, q.radius_km);
+    const page = await this.driverRides.nearby(user.id, q.latitude, q.longitude, q.radius_km);
+    void sendTagged(reply, page, ifNoneMatch, acceptEncoding);
   }
 
   @Get('rides/active')

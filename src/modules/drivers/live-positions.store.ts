@@ -1,10 +1,10 @@
-import type { GeoPoint } from '../../common/events/domain-events';
 import type { PendingLocation } from './drivers.repository';
 
 /**
  * The latest position of every driver who sent a heartbeat recently, shared by every instance that
- * sees the same store (memory: one instance; Redis: all). Matching and the driver's own views read
+ * sees the same store (memory: one instance; Redis: all). The driver's own views and trip sharing read
  * it, so a position counts as soon as the heartbeat is answered, whatever the database flush does.
+ * (Matching keeps its own picture of positions, fed by the same heartbeats: matching/available-drivers.ts.)
  * Chosen at start-up: Redis when REDIS_URL is set, memory otherwise (live-positions.provider.ts).
  */
 export abstract class LivePositionStore {
@@ -14,9 +14,6 @@ export abstract class LivePositionStore {
   /** The newest position of the driver, undefined when none is kept (the table may still know one). */
   abstract latest(driverId: number): PendingLocation | undefined | Promise<PendingLocation | undefined>;
 
-  /** Drivers whose last heartbeat is within radiusKm of the point and younger than maxAgeMs. */
-  abstract near(point: GeoPoint, radiusKm: number, maxAgeMs: number): Promise<number[]>;
-
-  /** Forgets positions past the max age that no search has met (keeps the store bounded). */
+  /** Forgets positions past the max age (keeps the store bounded). */
   abstract prune(): Promise<void>;
 }

@@ -32,6 +32,7 @@ import { RideRatingsController } from './ratings/ride-ratings.controller';
 import { RideRatingsRepository } from './ratings/ride-ratings.repository';
 import { PassengerRidesController } from './passenger-rides.controller';
 import { DriverRideCache } from './read-models/driver-ride.cache';
+import { NearbyPages } from './read-models/open-requests/nearby-pages';
 import { OpenRequestsIndex } from './read-models/open-requests/open-requests.index';
 import { OpenRequestsRepository } from './read-models/open-requests/open-requests.repository';
 import { RidePaymentsRepository } from './read-models/ride-payments.repository';
@@ -76,6 +77,7 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     RideViewCache,
     OpenRequestsRepository,
     OpenRequestsIndex,
+    NearbyPages,
     RidesService,
     // changes
     RideWritesRepository,

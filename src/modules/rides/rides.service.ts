@@ -10,7 +10,9 @@ import { DriverRideCache, DriverRideRef } from './read-models/driver-ride.cache'
 export type { DriverRideRef, OpenRequestPin };
 import { BidsRepository } from './bids/bids.repository';
 import { RidePaymentsRepository } from './read-models/ride-payments.repository';
-import { NearbyQuery, RidesRepository } from './read-models/rides.repository';
+import { RidesRepository } from './read-models/rides.repository';
+import type { NearbyPage, NearbyQuery } from './read-models/open-requests/nearby-page';
+import { NearbyPages } from './read-models/open-requests/nearby-pages';
 import { RideWritesRepository } from './transitions/ride-writes.repository';
 import { CachedRide, RideViewCache } from './read-models/ride-view.cache';
 import { OpenRequestPin, OpenRequestsIndex } from './read-models/open-requests/open-requests.index';
@@ -22,8 +24,7 @@ import { RideError } from './rides.errors';
 import { bidToJson } from './bids/bid-view';
 import { iso, rideToJson } from './read-models/ride-view';
 
-/** A nearby page as sent: the JSON array's text or its UTF-8 bytes, whichever the index builds. */
-export type NearbyPage = string | Buffer;
+export type { NearbyPage } from './read-models/open-requests/nearby-page';
 
 const isPartyTo = (ride: CachedRide, user: AuthenticatedUser): boolean => ride.passengerId === user.id || ride.driverId === user.id;
 
@@ -83,6 +84,7 @@ export class RidesService implements SurgeDemandPort {
     private readonly payments: RidePaymentsRepository,
     private readonly rideViews: RideViewCache,
     private readonly openRequests: OpenRequestsIndex,
+    private readonly nearbyPages: NearbyPages,
   ) {}
 
   /**
@@ -153,12 +155,10 @@ export class RidesService implements SurgeDemandPort {
 
   /**
    * Requested rides near a point, nearest first, each with distance_km (2 decimals), as the
-   * serialised JSON array GET /driver/rides/nearby answers: from this instance's open-requests index
-   * (a concatenation of pre-serialised rides), or, while the index is still loading at start-up, from
-   * the database's one indexed query (see nearbySql), which gives the same page.
+   * JSON array GET /driver/rides/nearby answers (with its entity tag and gzip); built in NearbyPages.
    */
   async findRequestedNearBody(query: NearbyQuery): Promise<NearbyPage> {
-    return this.openRequests.nearbyBody(query) ?? this.rides.findRequestedNearJson(query);
+    return this.nearbyPages.page(query);
   }
 
   /**

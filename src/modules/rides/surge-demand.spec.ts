@@ -17,7 +17,7 @@ describe('RidesService.countOpenRequestsNear', () => {
     subscribeDomainEventHandlers(bus, index);
     await index.resynchronise('test');
     const unused = {} as never;
-    const rides = new RidesService(unused, unused, unused, unused, unused, unused, index);
+    const rides = new RidesService(unused, unused, unused, unused, unused, unused, index, unused);
     const surge: SurgeDemandPort = rides;
 
     const book = (id: string, latitude: number, category: number) => {

@@ -8,6 +8,7 @@ export const DOCUMENT_MAX_BYTES = 5 * 1024 * 1024;
 
 export const DOCUMENT_MESSAGES = {
   notMultipart: 'Send the document as multipart/form-data with the fields kind and file',
+  malformed: 'Malformed multipart/form-data body',
   kind: `kind must be one of ${DOCUMENT_KINDS.join(', ')}`,
   fileMissing: 'file is required',
   fileType: 'file must be a JPEG, PNG or PDF',
@@ -36,8 +37,12 @@ export interface DocumentUpload {
 
 const invalid = (field: string, message: string) => CommonError.validation(field, message);
 
-/** What a multipart parser limit means to the client (the plugin's own errors are 413s and 406s). */
-function limitError(err: unknown): CommonError | undefined {
+/**
+ * What a multipart failure means to the client (the plugin's own errors are 413s and 406s). Nothing
+ * but parsing happens while the parts are read, so anything else thrown there is a malformed body
+ * (busboy's "Unexpected end of form", "Malformed part header"), a 400 rather than a 500.
+ */
+function partsError(err: unknown): CommonError {
   switch ((err as { code?: string }).code) {
     case 'FST_REQ_FILE_TOO_LARGE':
       return invalid('file', DOCUMENT_MESSAGES.fileSize);
@@ -50,7 +55,7 @@ function limitError(err: unknown): CommonError | undefined {
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
       return invalid('body', DOCUMENT_MESSAGES.notMultipart);
     default:
-      return undefined;
+      return invalid('body', DOCUMENT_MESSAGES.malformed);
   }
 }
 
@@ -89,7 +94,7 @@ export async function readDocumentUpload(request: FastifyRequest): Promise<Docum
       }
     }
   } catch (err) {
-    throw limitError(err) ?? err;
+    throw err instanceof CommonError ? err : partsError(err);
   }
   if (problem) throw problem;
   if (!(DOCUMENT_KINDS as readonly string[]).includes(kind ?? '')) throw invalid('kind', DOCUMENT_MESSAGES.kind);

@@ -1,3 +1,4 @@
+import { CellGrid } from '../../../common/cell-grid';
 import type { GeoPoint } from '../../../common/events/domain-events';
 import { GeoBox, haversineKm, inBox } from '../../../common/geo';
 
@@ -50,25 +51,15 @@ interface Entry {
   rideId: string | undefined;
 }
 
-/** ~2 km cells: a 5 km search probes ~40 of them (finer cells cost more probes than they save checks). */
-const CELL_DEGREES = 0.02;
+/** ~2 km cells: a 5 km search probes ~20-40 of them (finer cells cost more probes than they save checks). */
+const GRID = new CellGrid(0.02);
 const BOX_SLACK = 1.01;
-const LNG_CELLS = Math.round(360 / CELL_DEGREES);
 const KM_PER_DEGREE = 111.195;
-
-function cellOf(latitude: number, longitude: number): number {
-  return cellAt(Math.floor(latitude / CELL_DEGREES), Math.floor(longitude / CELL_DEGREES));
-}
-
-function cellAt(latIndex: number, lngIndex: number): number {
-  const lng = ((lngIndex % LNG_CELLS) + LNG_CELLS) % LNG_CELLS;
-  return latIndex * LNG_CELLS + lng;
-}
 
 /**
  * One instance's picture of every driver the matcher may tell about a new request: availability
  * (from driver events), the non-final ride (from ride events) and the latest heartbeat (local, from
- * other instances over the bus, or flushed to the table), with a grid of ~1 km cells over the
+ * other instances over the bus, or flushed to the table), with ~2 km cells over the
  * positions so a search visits the cells around the pickup. Plain data, no I/O: the owner
  * (DriverMatchingService) feeds it.
  */
@@ -102,7 +93,7 @@ export class AvailableDrivers {
   heardAt(driverId: number, latitude: number, longitude: number, atMs: number): void {
     const entry = this.entry(driverId);
     if (entry.cell !== undefined && entry.atMs > atMs) return;
-    const cell = cellOf(latitude, longitude);
+    const cell = GRID.cellOf(latitude, longitude);
     if (entry.cell !== cell) {
       if (entry.cell !== undefined) this.leaveCell(driverId, entry.cell);
       let members = this.cells.get(cell);
@@ -193,20 +184,14 @@ export class AvailableDrivers {
       }
       return found.length < limit;
     };
-    const latFrom = Math.floor(box.minLatitude / CELL_DEGREES);
-    const latTo = Math.floor(box.maxLatitude / CELL_DEGREES);
-    const lngFrom = Math.floor(box.minLongitude / CELL_DEGREES);
-    const lngTo = Math.min(lngFrom + LNG_CELLS - 1, Math.floor(box.maxLongitude / CELL_DEGREES));
-    if ((latTo - latFrom + 1) * (lngTo - lngFrom + 1) > this.cells.size) {
+    if (GRID.countCellsInBox(box) > this.cells.size) {
       for (const members of this.cells.values()) if (!take(members)) break;
       return found;
     }
-    for (let la = latFrom; la <= latTo; la += 1) {
-      for (let ln = lngFrom; ln <= lngTo; ln += 1) {
-        const members = this.cells.get(cellAt(la, ln));
-        if (members && !take(members)) return found;
-      }
-    }
+    GRID.forEachCellInBox(box, (cell) => {
+      const members = this.cells.get(cell);
+      return !members || take(members);
+    });
     return found;
   }
 
@@ -225,21 +210,15 @@ export class AvailableDrivers {
       if (Math.abs((((entry.longitude - point.longitude) % 360) + 540) % 360 - 180) > boxLng) return;
       if (haversineKm(point, entry) <= radiusKm) found(id);
     };
-    const latFrom = Math.floor((point.latitude - latBand) / CELL_DEGREES);
-    const latTo = Math.floor((point.latitude + latBand) / CELL_DEGREES);
-    const lngFrom = Math.floor((point.longitude - lngBand) / CELL_DEGREES);
-    const lngTo = Math.min(lngFrom + LNG_CELLS - 1, Math.floor((point.longitude + lngBand) / CELL_DEGREES));
-    if ((latTo - latFrom + 1) * (lngTo - lngFrom + 1) > this.cells.size) {
+    if (GRID.countCellsWithin(point, radiusKm) > this.cells.size) {
       // A search wider than the occupied grid: walking the occupied cells is cheaper.
       for (const members of this.cells.values()) for (const id of members) consider(id);
       return;
     }
-    for (let la = latFrom; la <= latTo; la += 1) {
-      for (let ln = lngFrom; ln <= lngTo; ln += 1) {
-        const members = this.cells.get(cellAt(la, ln));
-        if (members) for (const id of members) consider(id);
-      }
-    }
+    GRID.forEachCellWithin(point, radiusKm, (cell) => {
+      const members = this.cells.get(cell);
+      if (members) for (const id of members) consider(id);
+    });
   }
 
   private entry(driverId: number): Entry {

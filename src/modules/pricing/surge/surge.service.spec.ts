@@ -98,7 +98,7 @@ describe('SurgeService cell memory', () => {
   it('forgets the least recently priced cell first when full (a forgotten cell starts again from the raw value)', () => {
     const { signals } = market(100, 0); // raw 2.00
     const surge = surgeService(signals);
-    const cellAt = (i: number) => ({ latitude: 10.005 + Math.floor(i / 1000) * 0.01, longitude: 10.005 + (i % 1000) * 0.01 });
+    const cellAt = (i: number) => ({ latitude: 10.005 + Math.floor(i / 1000) * 0.01, longitude: 10.005 + (i % 1000) * 0.02 }); // cells are ~0.0102° wide here
     surge.multiplierAt(cellAt(0), 1, 0);
     surge.multiplierAt(cellAt(1), 1, 0);
     for (let i = 2; i < 20_000; i++) surge.multiplierAt(cellAt(i), 1, 0); // full: 20,000 cells

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import { CellGrid } from '../../../common/cell-grid';
 import type { GeoPoint } from '../../../common/events/domain-events';
 import { AppConfig } from '../../../config/app-config';
 import { SurgeDemandPort, SurgeSupplyPort } from '../surge-signals.port';
@@ -20,26 +22,17 @@ const MAX_CELLS = 20_000;
  */
 export const SURGE_SIGNALS_REFRESH_MS = 1000;
 
-/**
- * One cell's smoothed state, updated in place by every estimate priced in it (no allocation per
- * estimate), and its place in the list of cells by pricing order.
- */
+/** One cell's smoothed state, updated in place by every estimate priced in it (no allocation per estimate). */
 interface Cell {
-  key: number | string;
   value: number;
   atMs: number;
   raw: number;
   rawAtMs: number;
-  /** Priced before this one (towards the least recently priced), and after it. */
-  older: Cell | undefined;
-  newer: Cell | undefined;
 }
 
-/** Cell indexes are offset to be non-negative: latitude -90..90 and longitude -180..180 at 0.01°. */
-const LAT_CELLS = Math.round(180 / SURGE_CELL_DEGREES) + 1;
-const LNG_CELLS = Math.round(360 / SURGE_CELL_DEGREES) + 1;
-/** Category ids below this give keys that stay exact integers (LAT_CELLS × LNG_CELLS × this < 2^53). */
-const NUMERIC_KEY_CATEGORIES = 10_000_000;
+const GRID = new CellGrid(SURGE_CELL_DEGREES);
+/** Category ids below this give keys that stay exact integers (GRID.keyLimit × this < 2^53). */
+const NUMERIC_KEY_CATEGORIES = Math.floor(Number.MAX_SAFE_INTEGER / GRID.keyLimit);
 
 /**
  * The raw multiplier of one moment: demand over supply near the pickup, counting the request being
@@ -60,13 +53,8 @@ export function rawSurge(openRequests: number, availableDrivers: number, cap: nu
  */
 @Injectable()
 export class SurgeService {
-  private readonly cells = new Map<number | string, Cell>();
-  /**
-   * Pricing order as a linked list: moving a cell to the newest end is a few pointer writes, where
-   * re-inserting it in the map (delete + set) cost ~200 ns per estimate.
-   */
-  private oldest: Cell | undefined;
-  private newest: Cell | undefined;
+  /** Cells by pricing order: reading one makes it the most recent; the least recently priced goes when full. */
+  private readonly cells = new LRUCache<number | string, Cell>({ max: MAX_CELLS });
 
   constructor(
     private readonly demand: SurgeDemandPort,
@@ -80,11 +68,9 @@ export class SurgeService {
     const key = cellKey(point, vehicleCategoryId);
     let cell = this.cells.get(key);
     if (cell === undefined) {
-      if (this.cells.size >= MAX_CELLS) this.forget(this.oldest!);
       const raw = this.rawAt(point, vehicleCategoryId, cap);
-      cell = { key, value: raw, atMs: nowMs, raw, rawAtMs: nowMs, older: undefined, newer: undefined };
+      cell = { value: raw, atMs: nowMs, raw, rawAtMs: nowMs };
       this.cells.set(key, cell);
-      this.append(cell);
     } else {
       if (nowMs - cell.rawAtMs >= SURGE_SIGNALS_REFRESH_MS) {
         cell.raw = this.rawAt(point, vehicleCategoryId, cap);
@@ -93,32 +79,8 @@ export class SurgeService {
       const elapsedSeconds = Math.max(0, nowMs - cell.atMs) / 1000;
       cell.value += (cell.raw - cell.value) * (1 - Math.exp(-elapsedSeconds / SURGE_SMOOTHING_SECONDS));
       cell.atMs = nowMs;
-      if (cell !== this.newest) {
-        this.unlink(cell);
-        this.append(cell);
-      }
     }
     return Math.round(Math.min(cap, Math.max(1, cell.value)) * 100) / 100;
-  }
-
-  private forget(cell: Cell): void {
-    this.cells.delete(cell.key);
-    this.unlink(cell);
-  }
-
-  private unlink(cell: Cell): void {
-    if (cell.older) cell.older.newer = cell.newer;
-    else this.oldest = cell.newer;
-    if (cell.newer) cell.newer.older = cell.older;
-    else this.newest = cell.older;
-    cell.older = cell.newer = undefined;
-  }
-
-  private append(cell: Cell): void {
-    cell.older = this.newest;
-    if (this.newest) this.newest.newer = cell;
-    else this.oldest = cell;
-    this.newest = cell;
   }
 
   private rawAt(point: GeoPoint, vehicleCategoryId: number, cap: number): number {
@@ -131,14 +93,9 @@ export class SurgeService {
   }
 }
 
-/** A number (no string built per estimate) for any realistic category and point; a string past that. */
+/** A number (no string built per estimate) for any realistic category; a string past that. */
 function cellKey(point: GeoPoint, vehicleCategoryId: number): number | string {
-  const lat = Math.floor(point.latitude / SURGE_CELL_DEGREES);
-  const lng = Math.floor(point.longitude / SURGE_CELL_DEGREES);
-  const row = lat + (LAT_CELLS >> 1);
-  const column = lng + (LNG_CELLS >> 1);
-  const numeric =
-    Number.isInteger(vehicleCategoryId) && vehicleCategoryId >= 0 && vehicleCategoryId < NUMERIC_KEY_CATEGORIES &&
-    row >= 0 && row < LAT_CELLS && column >= 0 && column < LNG_CELLS;
-  return numeric ? (vehicleCategoryId * LAT_CELLS + row) * LNG_CELLS + column : `${vehicleCategoryId}:${lat}:${lng}`;
+  const cell = GRID.cellOf(point.latitude, point.longitude);
+  const numeric = Number.isInteger(vehicleCategoryId) && vehicleCategoryId >= 0 && vehicleCategoryId < NUMERIC_KEY_CATEGORIES;
+  return numeric ? vehicleCategoryId * GRID.keyLimit + cell : `${vehicleCategoryId}:${cell}`;
 }

@@ -1,10 +1,9 @@
+import { CellGrid, chordOfKm } from '../../../../common/cell-grid';
 import type { GeoPoint } from '../../../../common/events/domain-events';
-import { EARTH_RADIUS_KM, GeoBox, inBox } from '../../../../common/geo';
+import { GeoBox, inBox } from '../../../../common/geo';
 import { CATEGORY, EXPIRES, HOT, OpenRequestStore, unitVector, X, Y, Z } from './open-requests-store';
 
 interface Cell {
-  readonly row: number;
-  readonly col: number;
   /** The slots of its requests, `n` of them. */
   slots: Int32Array;
   n: number;
@@ -22,17 +21,8 @@ export interface NearHits {
   chords: number[];
 }
 
-const RAD = Math.PI / 180;
-/** Cell keys stay small integers (below 2^30, V8 Smis: no boxed doubles to hash): 18,000 rows × 40,000 ≥ 36,000 columns. */
-const KEY_STRIDE = 40_000;
-
-/** The chord of an angle on the unit sphere. */
-function chordOf(angle: number): number {
-  return 2 * Math.sin(Math.min(Math.PI, angle) / 2);
-}
-
 /**
- * Open requests in a grid of cells that is updated in place (a booking or an acceptance moves one
+ * Open requests in the cells of a CellGrid, updated in place (a booking or an acceptance moves one
  * entry, O(1)), read nearest first: the cells a radius touches are visited in order of the least
  * distance any point of theirs can have, and the visit stops once the page is full and the next
  * cell cannot hold anything nearer.
@@ -41,34 +31,18 @@ export class OpenRequestsGrid {
   private readonly cells = new Map<number, Cell>();
   /** Where each slot sits in its cell's `slots` (its cell follows from its pickup). */
   private at = new Int32Array(0);
-  private readonly rows: number;
-  /** Columns of each row: as many as make its cells about as wide as they are tall (one at the poles). */
-  private readonly cols: readonly number[];
+  private readonly grid: CellGrid;
 
   /** `cellDeg`: the height of a row of cells, in degrees of latitude (0.01° ≈ 1.1 km). */
   constructor(
-    private readonly cellDeg: number,
+    cellDeg: number,
     private readonly store: OpenRequestStore,
   ) {
-    this.rows = Math.round(180 / cellDeg);
-    this.cols = Array.from({ length: this.rows }, (_, row) =>
-      Math.max(1, Math.floor((360 * Math.cos((-90 + (row + 0.5) * cellDeg) * RAD)) / cellDeg)),
-    );
-  }
-
-  private rowOf(latitude: number): number {
-    return Math.min(this.rows - 1, Math.max(0, Math.floor((latitude + 90) / this.cellDeg)));
-  }
-
-  private colOf(row: number, longitude: number): number {
-    const n = this.cols[row]!;
-    const c = Math.floor(((longitude + 180) / 360) * n);
-    return ((c % n) + n) % n;
+    this.grid = new CellGrid(cellDeg);
   }
 
   private keyOf(slot: number): number {
-    const row = this.rowOf(this.store.latitude(slot));
-    return row * KEY_STRIDE + this.colOf(row, this.store.longitude(slot));
+    return this.grid.cellOf(this.store.latitude(slot), this.store.longitude(slot));
   }
 
   /** Places the slot by the pickup the store holds for it. */
@@ -80,10 +54,7 @@ export class OpenRequestsGrid {
     }
     const key = this.keyOf(slot);
     let cell = this.cells.get(key);
-    if (!cell) {
-      const row = Math.floor(key / KEY_STRIDE);
-      this.cells.set(key, (cell = { row, col: key - row * KEY_STRIDE, slots: new Int32Array(4), n: 0 }));
-    }
+    if (!cell) this.cells.set(key, (cell = { slots: new Int32Array(4), n: 0 }));
     if (cell.n === cell.slots.length) {
       const slots = new Int32Array(cell.n * 2);
       slots.set(cell.slots);
@@ -115,10 +86,10 @@ export class OpenRequestsGrid {
   nearest(point: GeoPoint, radiusKm: number, limit: number, filter: OpenRequestFilter): NearHits {
     const { categoryId, openAtMs } = filter;
     const p = unitVector(point.latitude, point.longitude);
-    const maxChord = chordOf(radiusKm / EARTH_RADIUS_KM) * (1 + 1e-9) + 1e-12;
+    const maxChord = chordOfKm(radiusKm) * (1 + 1e-9) + 1e-12;
     const hits: NearHits = { slots: [], chords: [] };
     const hot = this.store.hot;
-    for (const { cell, bound } of this.cellsWithin(point, radiusKm, maxChord)) {
+    for (const { cell, bound } of this.cellsWithin(point, radiusKm)) {
       if (hits.slots.length === limit && bound > hits.chords[limit - 1]!) break;
       for (let i = 0; i < cell.n; i += 1) {
         const slot = cell.slots[i]!;
@@ -140,10 +111,10 @@ export class OpenRequestsGrid {
   count(point: GeoPoint, radiusKm: number, filter: OpenRequestFilter): number {
     const { categoryId, openAtMs } = filter;
     const p = unitVector(point.latitude, point.longitude);
-    const maxChord = chordOf(radiusKm / EARTH_RADIUS_KM);
+    const maxChord = chordOfKm(radiusKm);
     const hot = this.store.hot;
     let n = 0;
-    for (const { cell } of this.cellsWithin(point, radiusKm, maxChord)) {
+    for (const { cell } of this.cellsWithin(point, radiusKm)) {
       for (let i = 0; i < cell.n; i += 1) {
         const o = cell.slots[i]! * HOT;
         if ((categoryId !== null && hot[o + CATEGORY] !== categoryId) || hot[o + EXPIRES]! <= openAtMs) continue;
@@ -170,28 +141,15 @@ export class OpenRequestsGrid {
       }
       return found.length < limit;
     };
-    const rows = { from: this.rowOf(box.minLatitude), to: this.rowOf(box.maxLatitude) };
-    const cols = (row: number) => ({ from: this.colWithin(row, box.minLongitude), to: this.colWithin(row, box.maxLongitude) });
-    let covered = 0;
-    for (let row = rows.from; row <= rows.to && covered <= this.cells.size; row += 1) covered += cols(row).to - cols(row).from + 1;
-    if (covered > this.cells.size) {
+    if (this.grid.countCellsInBox(box) > this.cells.size) {
       for (const cell of this.cells.values()) if (!take(cell)) break;
       return found;
     }
-    for (let row = rows.from; row <= rows.to; row += 1) {
-      const { from, to } = cols(row);
-      for (let col = from; col <= to; col += 1) {
-        const cell = this.cells.get(row * KEY_STRIDE + col);
-        if (cell && !take(cell)) return found;
-      }
-    }
+    this.grid.forEachCellInBox(box, (key) => {
+      const cell = this.cells.get(key);
+      return !cell || take(cell);
+    });
     return found;
-  }
-
-  /** The column of the row holding the longitude, without wrapping (180° is the last column). */
-  private colWithin(row: number, longitude: number): number {
-    const n = this.cols[row]!;
-    return Math.min(n - 1, Math.max(0, Math.floor(((longitude + 180) / 360) * n)));
   }
 
   /** Whether (chord, slot) comes before hit i: nearer, or as near with a smaller id. */
@@ -217,53 +175,14 @@ export class OpenRequestsGrid {
   }
 
   /** The occupied cells that may hold a point within the radius, each with a lower bound on its chord, nearest first. */
-  private cellsWithin(point: GeoPoint, radiusKm: number, maxChord: number): Array<{ cell: Cell; bound: number }> {
-    const angle = radiusKm / EARTH_RADIUS_KM;
-    const angleDeg = angle / RAD;
-    const { latitude, longitude } = point;
-    const cosLat = Math.cos(latitude * RAD);
-    // The cap's widest longitude span (Δλ = asin(sin r / cos φ)), unless it holds a pole.
-    const wholeCircle = latitude + angleDeg >= 90 || latitude - angleDeg <= -90 || Math.sin(angle) >= cosLat;
-    const spanDeg = wholeCircle ? 180 : Math.asin(Math.sin(angle) / cosLat) / RAD;
+  private cellsWithin(point: GeoPoint, radiusKm: number): Array<{ cell: Cell; bound: number }> {
     const found: Array<{ cell: Cell; bound: number }> = [];
-    for (let row = this.rowOf(latitude - angleDeg); row <= this.rowOf(latitude + angleDeg); row += 1) {
-      const n = this.cols[row]!;
-      const south = -90 + row * this.cellDeg;
-      const latGap = Math.max(0, south - latitude, latitude - (south + this.cellDeg)) * RAD;
-      let first = 0;
-      let last = n - 1;
-      if (!wholeCircle) {
-        first = Math.floor(((longitude - spanDeg + 180) / 360) * n);
-        last = Math.floor(((longitude + spanDeg + 180) / 360) * n);
-        if (last - first + 1 >= n) {
-          first = 0;
-          last = n - 1;
-        }
-      }
-      const width = 360 / n;
-      for (let c = first; c <= last; c += 1) {
-        const col = ((c % n) + n) % n;
-        const cell = this.cells.get(row * KEY_STRIDE + col);
-        if (!cell) continue;
-        const bound = chordOf(Math.max(latGap, meridianGap(longitude, cosLat, -180 + col * width, width)));
-        if (bound <= maxChord) found.push({ cell, bound });
-      }
-    }
+    this.grid.forEachCellWithin(point, radiusKm, (key, bound) => {
+      const cell = this.cells.get(key);
+      if (cell) found.push({ cell, bound });
+    });
     return byBound(found);
   }
-}
-
-/**
- * A lower bound on the angle from a point to any point whose longitude lies in [west, west + width]:
- * the angle to the nearest such meridian's great circle, asin(cos φ · sin δ), valid while every
- * longitude of the cell is within 90° of the point's (else 0: the latitude gap alone bounds it).
- */
-function meridianGap(longitude: number, cosLat: number, west: number, width: number): number {
-  const fromWest = (((longitude - west) % 360) + 360) % 360;
-  if (fromWest <= width) return 0;
-  const gap = Math.min(fromWest - width, 360 - fromWest);
-  if (gap + width >= 90) return 0;
-  return Math.asin(cosLat * Math.sin(gap * RAD));
 }
 
 /** Index bits of a sort key: up to 2^21 cells. */

@@ -1,3 +1,4 @@
+import { pieceHash } from './nearby-page';
 import { MAX_HOLES, RideJsonTemplates } from './ride-json-templates';
 
 /** One open request as the index takes it in. */
@@ -33,7 +34,8 @@ const UPDATED = 0;
 const PASSENGER = 1;
 const FINGERPRINT = 2;
 const TEMPLATE = 3;
-const COLD = 4;
+const HASH = 4;
+const COLD = 5;
 
 const RAD = Math.PI / 180;
 
@@ -123,6 +125,10 @@ export class OpenRequestStore {
     return this.hot[slot * HOT + LONGITUDE]!;
   }
 
+  expiresAtMs(slot: number): number {
+    return this.hot[slot * HOT + EXPIRES]!;
+  }
+
   seq(slot: number): number {
     return this.hot[slot * HOT + SEQ]!;
   }
@@ -141,13 +147,19 @@ export class OpenRequestStore {
     return this.templates.join(this.cold[slot * COLD + TEMPLATE]!, this.texts[slot]!, this.cuts, slot * MAX_HOLES);
   }
 
+  /** A hash of head(slot), made once when the request was written: nearby's ETag is made of these. */
+  hash(slot: number): number {
+    return this.cold[slot * COLD + HASH]!;
+  }
+
   /** How many ride shapes the open requests have (a figure for the bench). */
   get shapes(): number {
     return this.templates.size;
   }
 
   private write(slot: number, r: OpenRequest): void {
-    const { template, text, cuts } = this.templates.split(r.json.slice(0, -1));
+    const head = r.json.slice(0, -1);
+    const { template, text, cuts } = this.templates.split(head);
     const { x, y, z } = unitVector(r.latitude, r.longitude);
     const h = slot * HOT;
     this.hot[h + X] = x;
@@ -163,6 +175,7 @@ export class OpenRequestStore {
     this.cold[c + PASSENGER] = r.passengerId ?? NaN;
     this.cold[c + FINGERPRINT] = r.fingerprint ?? NaN;
     this.cold[c + TEMPLATE] = template;
+    this.cold[c + HASH] = pieceHash(head);
     this.cuts.set(cuts, slot * MAX_HOLES);
     this.texts[slot] = text;
   }

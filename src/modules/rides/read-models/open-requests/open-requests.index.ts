@@ -2,12 +2,13 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import type { GeoPoint } from '../../../../common/events/domain-events';
 import { EventBus } from '../../../../common/events/event-bus';
 import { OnDomainEvent } from '../../../../common/events/on-domain-event';
-import { GeoBox, haversineKm } from '../../../../common/geo';
+import type { GeoBox } from '../../../../common/geo';
 import { AppConfig } from '../../../../config/app-config';
 import { ASSIGNED_STATUSES, FINAL_STATUSES } from '../../ride-status';
 import { RIDE_TRANSITIONS } from '../../transitions/ride-transitions';
-import type { NearbyQuery } from '../rides.repository';
 import { rideToJson, RideView } from '../ride-view';
+import { AreaVersions } from './area-versions';
+import { NearbyPageWriter, NearbyQuery } from './nearby-page';
 import { OpenRequestsGrid } from './open-requests-grid';
 import { OpenRequest, OpenRequestStore } from './open-requests-store';
 import { OpenRequestRow, OpenRequestsRepository } from './open-requests.repository';
@@ -60,6 +61,8 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
   private readonly grid = new OpenRequestsGrid(0.01, this.store);
   private readonly coarse = new OpenRequestsGrid(0.05, this.store);
   private readonly tombstones = new Map<string, number>();
+  /** Which areas changed when: nearby pages are cached until theirs does. */
+  readonly areas = new AreaVersions();
   private seq = 0;
   private loaded = false;
   private running: Promise<unknown> | undefined;
@@ -99,28 +102,27 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
   }
 
   /**
-   * The nearby page as GET /driver/rides/nearby answers it, the same as the SQL page (see
-   * RidesRepository.nearbySql): open, not expired, of the category (null: any), nearest first by
-   * chord then id, at most `limit`, each with its haversine distance_km to 2 decimals, within the
-   * radius. undefined until the index is loaded.
+   * The nearby page as GET /driver/rides/nearby answers it (see NearbyPages): open, not expired, of
+   * the category (null: any), nearest first by chord then id, at most `limit`, each with its
+   * haversine distance_km to 2 decimals, within the radius; with the first moment one of its rides
+   * expires (when the page changes without an event). undefined until the index is loaded.
    */
-  nearbyBody(q: NearbyQuery): string | undefined {
+  nearby(q: NearbyQuery): { writer: NearbyPageWriter; expiresAtMs: number } | undefined {
     if (!this.loaded) return undefined;
     const { slots } = this.gridFor(q.radiusKm).nearest(q, q.radiusKm, q.limit, { categoryId: q.vehicleCategoryId, openAtMs: Date.now() });
-    const kept: number[] = [];
-    const hundredths: number[] = [];
+    const writer = new NearbyPageWriter(q, q.radiusKm);
+    let expiresAtMs = Infinity;
     for (const slot of slots) {
-      const km = haversineKm(q, { latitude: this.store.latitude(slot), longitude: this.store.longitude(slot) });
-      if (km > q.radiusKm) continue;
-      kept.push(slot);
-      hundredths.push(Math.floor(km * 100 + 0.5)); // the SQL page's rounding: floor(km * 100 + 0.5) / 100
+      if (writer.add(this.store.head(slot), this.store.hash(slot), { latitude: this.store.latitude(slot), longitude: this.store.longitude(slot) })) {
+        expiresAtMs = Math.min(expiresAtMs, this.store.expiresAtMs(slot));
+      }
     }
-    let body = '[';
-    for (let i = 0; i < kept.length; i += 1) {
-      body += this.store.head(kept[i]!);
-      body += tailOf(hundredths[i]!, i < kept.length - 1);
-    }
-    return body + ']';
+    return { writer, expiresAtMs };
+  }
+
+  /** nearby()'s JSON text alone. */
+  nearbyBody(q: NearbyQuery): string | undefined {
+    return this.nearby(q)?.writer.finish();
   }
 
   /** Open, unexpired requests of the category whose pickup is within radiusKm of the point. */
@@ -264,7 +266,9 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
   /** Adds the request, or replaces the one with its id. */
   private put(request: OpenRequest): void {
     let slot = this.store.slotOf(request.id);
+    this.areas.changedAt(request.latitude, request.longitude);
     if (slot >= 0) {
+      this.areas.changedAt(this.store.latitude(slot), this.store.longitude(slot));
       this.grid.remove(slot);
       this.coarse.remove(slot);
       this.store.replace(slot, request);
@@ -276,25 +280,11 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
   private drop(id: string): void {
     const slot = this.store.slotOf(id);
     if (slot < 0) return;
+    this.areas.changedAt(this.store.latitude(slot), this.store.longitude(slot));
     this.grid.remove(slot);
     this.coarse.remove(slot);
     this.store.remove(slot);
   }
-}
-
-/** `,"distance_km":1.23}` (and with the comma before the next ride) by hundredths of a km, made once each: one string to join per ride, no number to format. */
-const TAILS: Array<[string, string] | undefined> = [];
-/** Made once up to this distance (about 1 MB at most; nearby's radius stops at 50 km); beyond, made each time. */
-const TAILS_UP_TO_KM = 100;
-
-function tailOf(hundredths: number, comma: boolean): string {
-  let tails = TAILS[hundredths];
-  if (!tails) {
-    const tail = JSON.parse(JSON.stringify(`,"distance_km":${hundredths / 100}}`)) as string; // flat: a template literal is a cons
-    tails = [tail, JSON.parse(JSON.stringify(`${tail},`)) as string];
-    if (hundredths <= 100 * TAILS_UP_TO_KM) TAILS[hundredths] = tails;
-  }
-  return tails[comma ? 1 : 0];
 }
 
 /** An index entry from the ride's wire object: serialised once, here. */
