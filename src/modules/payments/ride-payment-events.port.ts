@@ -18,7 +18,7 @@ export interface ChargeRefundedEvent {
 }
 
 /** What the port asks to do once the webhook's transaction has committed (announce the change). */
-export type AfterCommit = () => void;
+export type AfterCommit = () => void | Promise<void>;
 
 /**
  * How payments tells rides what Stripe did to a ride's money. Rides come after payments in the

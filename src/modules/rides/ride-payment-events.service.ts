@@ -35,10 +35,9 @@ export class RidePaymentEventsService implements RidePaymentEventsPort {
   }
 
   private announce(rideId: string, failed: boolean): AfterCommit {
-    return () => {
-      void this.reads.findView(rideId).then((row) => {
-        if (row) this.events.publish('ride.payment_changed', { ride_id: rideId, passenger_id: row.passenger_id, driver_id: row.driver_id, failed, ride: rideToJson(row) });
-      });
+    return async () => {
+      const row = await this.reads.findView(rideId);
+      if (row) this.events.publish('ride.payment_changed', { ride_id: rideId, passenger_id: row.passenger_id, driver_id: row.driver_id, failed, ride: rideToJson(row) });
     };
   }
 }

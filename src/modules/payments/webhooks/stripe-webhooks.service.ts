@@ -10,7 +10,7 @@ import { RefundsService } from '../ride-payments/refunds.service';
 import { StripeAccess } from '../stripe/stripe-access';
 import { StripeWebhookEventsRepository } from './stripe-webhook-events.repository';
 
-type AfterCommit = () => void;
+type AfterCommit = () => void | Promise<void>;
 
 /**
  * Stripe's webhook deliveries (CONTRACT §12): the raw body verified against `Stripe-Signature` by
@@ -43,7 +43,8 @@ export class StripeWebhooksService {
       await this.apply(event, tx, after);
       return true;
     });
-    for (const publish of after) publish();
+    // Awaited: the ride's caches here have forgotten it before Stripe (or a test) hears 200.
+    for (const publish of after) await publish();
     if (!applied) this.logger.debug({ msg: 'Stripe event seen before', event_id: event.id, type: event.type });
     return applied;
   }
