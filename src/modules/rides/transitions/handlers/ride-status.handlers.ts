@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { percentOf } from '../../../../common/money';
 import { AppConfig } from '../../../../config/app-config';
+import { PaymentError } from '../../../payments/payments.errors';
+import { PaymentsService } from '../../../payments/payments.service';
 import { WalletsService } from '../../../wallets/wallets.service';
-import type { CancelledBy } from '../../read-models/ride-view';
 import { RideError } from '../../rides.errors';
 import { MAX_WRONG_PINS, pinMatches } from '../start-pin';
 import type { ChangeContext, CommandOutcome, RideCommandHandler, RideSweepHandler } from '../ride-command';
@@ -48,25 +49,44 @@ export class StartRideHandler implements RideCommandHandler<'start'> {
   }
 }
 
-/** `complete`: the ride is paid in the same transaction. */
+/**
+ * `complete`: the ride is paid in the same transaction. A card ride's fare is captured first
+ * (bounded Stripe call, under the ride's lock like a cancel's fee): a capture Stripe refuses still
+ * completes the ride, with `payment_status: "failed"`; an outage is a 503 with nothing changed.
+ */
 @Injectable()
 export class CompleteRideHandler implements RideCommandHandler<'complete'> {
   constructor(
     private readonly writes: RideWritesRepository,
     private readonly wallets: WalletsService,
+    private readonly payments: PaymentsService,
     private readonly config: AppConfig,
   ) {}
 
   async run(ctx: ChangeContext<'complete'>): Promise<CommandOutcome<'complete'>> {
-    await ctx.changeStatus();
-    await this.pay(ctx);
+    const fareMinor = ctx.ride.fare_minor ?? 0;
+    const commissionMinor = percentOf(fareMinor, this.config.platformCommissionPercent);
+    const captured = ctx.ride.payment_method === 'card' ? await this.capture(ctx, fareMinor, commissionMinor) : undefined;
+    await ctx.changeStatus(captured === undefined ? {} : { payment_status: captured ? 'captured' : 'failed' });
+    if (captured !== false) await this.pay(ctx, fareMinor, commissionMinor);
     return statusChanged(ctx);
   }
 
+  /** Whether the card ride's fare was captured (the driver's share booked by payments, once). */
+  private async capture({ ride }: ChangeContext<'complete'>, fareMinor: number, commissionMinor: number): Promise<boolean> {
+    if (ride.driver_id === null || fareMinor <= 0) return false;
+    try {
+      const outcome = await this.payments.captureFare({ rideId: ride.id, driverId: ride.driver_id, fareMinor, commissionMinor });
+      return outcome.status === 'captured';
+    } catch (err) {
+      // No live hold (Stripe cancelled it, webhook seen): nothing to capture.
+      if (err instanceof PaymentError && err.code === 'NO_HELD_PAYMENT') return false;
+      throw err;
+    }
+  }
+
   /** Exactly once per ride: the ride row is locked and ride_payments' primary key refuses a second row. */
-  private async pay({ ride, tx }: ChangeContext<'complete'>): Promise<void> {
-    const fareMinor = ride.fare_minor ?? 0;
-    const commissionMinor = percentOf(fareMinor, this.config.platformCommissionPercent);
+  private async pay({ ride, tx }: ChangeContext<'complete'>, fareMinor: number, commissionMinor: number): Promise<void> {
     const driverId = ride.driver_id!;
     const inserted = await this.writes.insertPayment(
       { rideId: ride.id, driverId, method: ride.payment_method, fareMinor, commissionMinor, currency: ride.currency.trim() },
@@ -78,19 +98,6 @@ export class CompleteRideHandler implements RideCommandHandler<'complete'> {
     }
   }
 }
-
-/** `cancel`: who cancelled (the table lets the passenger, the assigned driver and operators) and why. */
-export const CANCEL_HANDLER: RideCommandHandler<'cancel'> = {
-  async run(ctx) {
-    const by: CancelledBy = ctx.party === 'driver' || ctx.party === 'operator' ? ctx.party : 'passenger';
-    const reason = ctx.command.reason;
-    await ctx.changeStatus({ cancelled_by: by, cancel_reason: reason }, reason);
-    const ride = await ctx.view();
-    const { id, passenger_id, driver_id } = ctx.ride;
-    const payload = { ride_id: id, passenger_id, driver_id, bidder_driver_ids: ctx.withdrawnBidders, cancelled_by: by, ride };
-    return { result: ride, event: { name: 'ride.cancelled', payload } };
-  },
-};
 
 /** `no_step` only ever refuses (its row allows no status). */
 export const NO_STEP_HANDLER: RideCommandHandler<'no_step'> = {
