@@ -8,6 +8,7 @@ import { BookRideHandler } from './handlers/book-ride.handler';
 import { DispatchRideHandler } from './handlers/dispatch-ride.handler';
 import { ScheduleRideHandler } from './handlers/schedule-ride.handler';
 import { CancelRideHandler, NoShowHandler } from './handlers/cancel-ride.handler';
+import { CancellationFee } from './handlers/cancellation-fee';
 import { ARRIVE_HANDLER, CompleteRideHandler, EXPIRE_HANDLER, NO_STEP_HANDLER, StartRideHandler } from './handlers/ride-status.handlers';
 import type { RideCommandHandler, RideCreateHandler, RideSweepHandler, UserCommandType } from './ride-command';
 import type { CreateCommandType, SweepCommandType } from './ride-transitions';
