@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { bookRide, PICKUP } from '../rides/ride-helpers';
+import { acceptedRide, bookRide, PICKUP } from '../rides/ride-helpers';
 import { createOperator, createUser, type TestOperator, type TestUser } from '../support/factories';
 import type { TestApp } from '../support/test-app';
 import { openConsole, type ConsoleSession } from './console-session';
@@ -126,10 +126,23 @@ describe('the console: drivers, their documents and the live map, in headless Ch
     expect(await page.locator('#live-summary').textContent()).toMatch(/^\d+ drivers, \d+ open requests · updated .* · every 5 s$/);
   }, 120_000);
 
-  it('a screen whose endpoint this server lacks says so instead of failing', async () => {
-    await session.nav('SOS alerts');
-    await page.locator('#sos-list .status.error', { hasText: 'The SOS list is not available on this server yet.' }).waitFor();
-  }, 60_000);
+  it('an SOS raised on a ride arrives as an alert over the live socket; the operator resolves it with a reason', async () => {
+    const { passenger, rideId } = await acceptedRide(t);
+    await page.locator('#live-state.live').waitFor();
+    const raised = await t.request({ method: 'POST', url: `/api/v1/rides/${rideId}/sos`, token: passenger.accessToken, payload: {} });
+    expect(raised.statusCode).toBe(201);
+    await page.locator('#alerts .alert.sos_raised', { hasText: 'SOS raised' }).waitFor();
+
+    await page.locator('#alerts .alert.sos_raised a', { hasText: 'Open' }).click();
+    const row = page.locator('#sos-list tbody tr', { hasText: rideId });
+    await row.waitFor();
+    expect(await row.locator('td').nth(2).textContent()).toBe(`passenger #${passenger.id}`);
+    await row.locator('input[name=reason]').fill('Called the passenger: all fine');
+    await row.locator('button[type=submit]').click();
+    await row.waitFor({ state: 'detached' });
+    const [alert] = await t.db.query(`SELECT status, resolution_reason FROM sos_alerts WHERE ride_id = $1`, [rideId]);
+    expect(alert).toEqual({ status: 'resolved', resolution_reason: 'Called the passenger: all fine' });
+  }, 120_000);
 
   it('ran without a script error or a refused policy', () => {
     expect(session.complaints).toEqual([]);

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { freshEmail, signUp } from '../auth/auth-helpers';
-import { acceptedRide } from '../rides/ride-helpers';
+import { accept, acceptedRide, bookRide, onlineDriver, placeBid, setStatus } from '../rides/ride-helpers';
 import { createOperator, createUser, type TestOperator } from '../support/factories';
 import type { TestApp } from '../support/test-app';
 import { openConsole, type ConsoleSession } from './console-session';
@@ -185,6 +185,32 @@ describe('the operator console in headless Chromium', () => {
       status: 'cancelled',
       cancelled_by: 'operator',
     });
+  }, 120_000);
+
+  it('refunds part of a wallet ride with a reason; more than was paid is refused with the contract message', async () => {
+    const passenger = await createUser(t, { walletBalanceMinor: 5000 });
+    const driver = await onlineDriver(t);
+    const ride = await bookRide(t, passenger, { payment_method: 'wallet' });
+    const bid = await placeBid(t, driver, ride.id, 10);
+    expect((await accept(t, passenger, ride.id, bid.id)).statusCode).toBe(200);
+    for (const status of ['driver_arrived', 'started', 'completed'])
+      expect((await setStatus(t, driver, ride.id, status)).statusCode).toBe(200);
+
+    await signIn(admin.email);
+    await nav('Rides');
+    await page.locator('#ride-lookup input[name=ride_id]').fill(ride.id);
+    await page.locator('#ride-lookup button[type=submit]').click();
+    const detail = page.locator('#ride-detail');
+    const refund = detail.locator('form[data-action=refund-ride]');
+    await refund.locator('input[name=amount]').fill('10.01');
+    await refund.locator('input[name=reason]').fill('Dirty car');
+    await refund.locator('button[type=submit]').click();
+    await refund.locator('.status.error').waitFor();
+    expect(await refund.locator('.status').textContent()).toBe('Refunds cannot exceed what the passenger paid for the ride [409]');
+    await refund.locator('input[name=amount]').fill('2.5');
+    await refund.locator('button[type=submit]').click();
+    await detail.locator('dl.fields dd', { hasText: '2.50 USD' }).waitFor();
+    expect((await t.db.query(`SELECT balance_minor FROM wallets WHERE user_id = $1`, [passenger.id]))[0].balance_minor).toBe(4250);
   }, 120_000);
 
   it('creates a promo code, reads a refusal for a bad one, and deactivates it, each with a reason', async () => {

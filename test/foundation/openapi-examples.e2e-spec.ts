@@ -215,6 +215,12 @@ describe('OpenAPI examples', () => {
       AdminDriversController_reinstate: async (body, m, p) => call(m, p.replace('{id}', String((await createUser(t, { role: 'driver', driverStatus: 'suspended' })).id)), body, admin.accessToken),
       AdminWalletsController_adjust: async (body, m, p) => call(m, p.replace('{user_id}', String((await createUser(t, { walletBalanceMinor: 100_000 })).id)), body, admin.accessToken),
       AdminOperatorsController_remove: async (body, m, p) => call(m, p.replace('{id}', String((await createOperator(t, 'support')).id)), body, admin.accessToken),
+      AdminRideRefundsController_refund: async (body, m, p) => {
+        const owner = await createUser(t, { walletBalanceMinor: 100_000 });
+        const { driver, rideId } = await acceptedRide(t, { passenger: owner, payment: 'wallet' });
+        for (const status of ['driver_arrived', 'started', 'completed']) await setStatus(t, driver, rideId, status);
+        return call(m, p.replace('{ride_id}', rideId), body, admin.accessToken);
+      },
       // A completed ride per body: each side rates a ride once.
       RideRatingsController_rate: async (body, m, p) => {
         const { passenger: rider, driver, rideId } = await acceptedRide(t);

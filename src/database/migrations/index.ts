@@ -13,6 +13,7 @@ import { RideShareLinks1763800014010 } from './1763800014010-ride-share-links';
 import { CreateRideMessages1763800015000 } from './1763800015000-create-ride-messages';
 import { CreatePayments1763800017000 } from './1763800017000-create-payments';
 import { OperatorsAndAudit1763800018000 } from './1763800018000-operators-and-audit';
+import { RideCardPayments1763900100000 } from './1763900100000-ride-card-payments';
 import { DriverDocuments1763900200000 } from './1763900200000-driver-documents';
 import { RidePin1763900300000 } from './1763900300000-ride-pin';
 import { EmergencyContacts1763900300100 } from './1763900300100-emergency-contacts';
@@ -36,6 +37,7 @@ export const MIGRATIONS = [
   CreateRideMessages1763800015000,
   CreatePayments1763800017000,
   OperatorsAndAudit1763800018000,
+  RideCardPayments1763900100000,
   DriverDocuments1763900200000,
   RidePin1763900300000,
   EmergencyContacts1763900300100,

@@ -12,7 +12,7 @@ import { SharedFrame } from './ws-frames';
 export class ConnectionRegistry {
   private readonly byUser = new Map<number, Set<LiveConnection>>();
   private connectedDrivers = 0;
-  /** Operators with a socket here: `sos_raised` goes to them (CONTRACT §14). */
+  /** Operators with a live socket here: the operators audience of the routing table (`sos_raised`, `payment_failed`). */
   private readonly operators = new Set<number>();
   private readonly queue: Delivery[] = [];
   private draining = false;

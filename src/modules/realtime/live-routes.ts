@@ -61,6 +61,12 @@ export const LIVE_ROUTES = {
   'ride.offer_raised': (e) =>
     newRequest(e, () => ({ title: 'Offer raised', body: `Now ${e.ride.offered_fare?.toFixed(2)} ${e.ride.currency}. Pickup: ${e.ride.pickup.address}.` })),
 
+  // A card ride's hold lapsed at Stripe (CONTRACT §13: operators' live sockets); other money changes are not routed.
+  'ride.payment_changed': (e) =>
+    e.failed
+      ? [{ type: 'payment_failed', rideId: e.ride_id, to: OPERATORS, data: { ride: e.ride }, push: () => ({ title: 'Payment failed', body: `Ride ${e.ride.ride_code}` }) }]
+      : [],
+
   'ride.tipped': (e) => [
     {
       type: 'ride_tipped',

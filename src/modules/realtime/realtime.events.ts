@@ -17,7 +17,8 @@ export type RideEventType =
   | 'ride_tipped'
   | 'ride_rated'
   | 'sos_raised'
-  | 'ride_check';
+  | 'ride_check'
+  | 'payment_failed';
 
 export interface RideEventMessage {
   type: RideEventType;

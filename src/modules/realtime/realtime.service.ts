@@ -109,7 +109,7 @@ export class RealtimeService implements OnModuleInit, OnModuleDestroy {
   /** Ids as routed, or the matcher's answer from memory, computed at most once per message on this instance. */
   private receivers(message: LiveMessage): readonly number[] {
     const to = message.to;
-    // Operators are reached on their sockets only: those connected here have a socket, so none is pushed.
+    // The operators connected here (push looks up every operator account: PushChannel).
     if (isOperators(to)) return this.registry.operatorIds();
     if (!isDriversNear(to)) return to.filter((id): id is number => id !== null);
     let ids = this.lookups.get(message);

@@ -202,6 +202,11 @@ export class UsersRepository {
     );
   }
 
+  async findOperatorIds(): Promise<number[]> {
+    const rows: Array<{ id: number }> = await this.repo.query(`SELECT id FROM users WHERE role = 'operator' AND is_active AND NOT is_blocked`);
+    return rows.map((row) => row.id);
+  }
+
   /** Only the dead token: a newer one the user registered meanwhile stays. */
   async clearPushToken(id: number, token: string): Promise<void> {
     await this.repo.query(`UPDATE users SET device_token = NULL WHERE id = $1 AND device_token = $2`, [id, token]);

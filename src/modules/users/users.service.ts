@@ -97,6 +97,10 @@ export class UsersService implements PassengerRatingsPort, RidePinSettingsPort {
     return new Map(rows.map((row) => [row.id, row.device_token]));
   }
 
+  findOperatorIds(): Promise<number[]> {
+    return this.users.findOperatorIds();
+  }
+
   /** FCM said the token is dead (404 UNREGISTERED): it is forgotten, unless the user has sent a newer one. */
   clearPushToken(userId: number, token: string): Promise<void> {
     return this.users.clearPushToken(userId, token);

@@ -4,12 +4,8 @@ import { DataSource } from 'typeorm';
 import type { ActorRole } from '../transitions/ride-writes.repository';
 import { RIDE_PUBLIC_COLUMNS, RIDE_VIEW_FROM, RideViewRow } from '../read-models/ride-view';
 
-/**
- * The ride's payment status as SQL. Rides carry no `payment_status` column until card payments reach
- * the ride commands (CONTRACT §12); until then every ride's is null (cash and wallet), so a filter on it
- * matches none. When the column lands this becomes `r.payment_status` and the filter works as is.
- */
-const PAYMENT_STATUS_SQL = 'NULL::varchar';
+/** The ride's payment status as SQL (CONTRACT §12: null for cash and wallet rides). */
+const PAYMENT_STATUS_SQL = 'r.payment_status';
 
 export interface AdminRideFilter {
   status?: string;

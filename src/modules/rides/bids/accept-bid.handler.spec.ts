@@ -29,6 +29,7 @@ function setup(options: { locked?: BidRow[]; driver?: { status: string } | undef
     wallets as unknown as WalletsService,
     pinSettings as unknown as RidePinSettingsPort,
     { ridePinTimezone: 'UTC' } as AppConfig,
+    {} as never,
   );
   const ctx = {
     command: { type: 'accept', bidId: BID.id },

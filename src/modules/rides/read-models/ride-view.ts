@@ -12,7 +12,10 @@ export const RIDE_VIEW_JOINS = `
 export const RIDE_VIEW_FROM = `
   FROM rides r${RIDE_VIEW_JOINS}`;
 
-export const PAYMENT_METHODS = ['cash', 'wallet'] as const;
+export const PAYMENT_METHODS = ['cash', 'wallet', 'card'] as const;
+/** A card ride's money (CONTRACT §12): pending until the hold at acceptance, then held, and so on. */
+export const PAYMENT_STATUSES = ['pending', 'held', 'captured', 'released', 'failed', 'partially_refunded', 'refunded'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const CANCELLED_BY = ['passenger', 'driver', 'operator'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export type CancelledBy = (typeof CANCELLED_BY)[number];
@@ -99,6 +102,14 @@ export const RIDE = readModel(
       nullable(col.text('r.start_pin'), { example: '0427', description: "The 4 digits the passenger tells the driver to start (CONTRACT §14); null for anyone else, and for a ride without one" }),
     ),
     tip: nullable(col.money('r.tip_minor'), { example: 2.5, description: 'The tip the passenger paid after completion; null before' }),
+    payment_status: nullable(col.oneOf(PAYMENT_STATUSES)('r.payment_status'), {
+      example: 'held',
+      description:
+        'Card rides: pending until the hold at acceptance, then held, captured (also when a cancellation fee was taken from the hold), ' +
+        'released, failed (declined capture, expired hold), partially_refunded or refunded; null for cash and wallet rides',
+    }),
+    cancellation_fee: nullable(col.money('r.cancellation_fee_minor'), { example: 3, description: 'What a late cancel or a no-show took; null when nothing was' }),
+    refunded_amount: doc(col.money('r.refunded_minor'), { example: 0, description: 'The total refunded on this ride (0 when none)' }),
     passenger: orNull(
       group('PassengerPublicDto', {
         id: doc(col.number('r.passenger_id'), { example: 3 }),

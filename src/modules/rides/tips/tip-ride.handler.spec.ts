@@ -12,7 +12,7 @@ function setup(state: { tipped?: boolean; in_window?: boolean } = {}, ride: Part
     recordTip: jest.fn(async () => (log.push('record'), PAID_AT)),
   };
   const wallets = { payTip: jest.fn(async () => void log.push('pay')) };
-  const handler = new TipRideHandler(writes as unknown as RideWritesRepository, wallets as unknown as WalletsService);
+  const handler = new TipRideHandler(writes as unknown as RideWritesRepository, wallets as unknown as WalletsService, {} as never, {} as never);
   const ctx = {
     command: { type: 'tip', amountMinor: 250 },
     ride: { id: 'r1', status: 'completed', passenger_id: 7, driver_id: 8, currency: 'EUR ', ...ride } as LockedRide,

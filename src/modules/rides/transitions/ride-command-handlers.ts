@@ -7,7 +7,9 @@ import { RateRideHandler } from '../ratings/rate-ride.handler';
 import { BookRideHandler } from './handlers/book-ride.handler';
 import { DispatchRideHandler } from './handlers/dispatch-ride.handler';
 import { ScheduleRideHandler } from './handlers/schedule-ride.handler';
-import { ARRIVE_HANDLER, CANCEL_HANDLER, CompleteRideHandler, EXPIRE_HANDLER, NO_STEP_HANDLER, StartRideHandler } from './handlers/ride-status.handlers';
+import { CancelRideHandler, NoShowHandler } from './handlers/cancel-ride.handler';
+import { CancellationFee } from './handlers/cancellation-fee';
+import { ARRIVE_HANDLER, CompleteRideHandler, EXPIRE_HANDLER, NO_STEP_HANDLER, StartRideHandler } from './handlers/ride-status.handlers';
 import type { RideActHandler, RideCommandHandler, RideCreateHandler, RideStepHandler, RideSweepHandler, UserCommandType } from './ride-command';
 import type { CreateCommandType, SweepCommandType } from './ride-transitions';
 
@@ -29,13 +31,15 @@ export class RideCommandHandlers {
     accept: AcceptBidHandler,
     start: StartRideHandler,
     complete: CompleteRideHandler,
+    cancel: CancelRideHandler,
+    no_show: NoShowHandler,
     raise_offer: RaiseOfferHandler,
     tip: TipRideHandler,
     rate: RateRideHandler,
     dispatch: DispatchRideHandler,
   ) {
     const steps = { arrive: ARRIVE_HANDLER, start, complete, no_step: NO_STEP_HANDLER };
-    this.user = { book, schedule, bid, accept, ...steps, cancel: CANCEL_HANDLER, raise_offer, tip, rate };
+    this.user = { book, schedule, bid, accept, ...steps, cancel, no_show, raise_offer, tip, rate };
     this.sweeps = { expire: EXPIRE_HANDLER, dispatch };
   }
 
@@ -57,6 +61,9 @@ export const RIDE_COMMAND_HANDLER_PROVIDERS = [
   AcceptBidHandler,
   StartRideHandler,
   CompleteRideHandler,
+  CancellationFee,
+  CancelRideHandler,
+  NoShowHandler,
   RaiseOfferHandler,
   TipRideHandler,
   RateRideHandler,

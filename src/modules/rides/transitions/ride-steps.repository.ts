@@ -54,6 +54,8 @@ function rideRecord(r: NewRide, status: RideStatus): Record<string, unknown> {
     passenger_count: r.passengerCount, children: r.children, payment_method: r.paymentMethod, duration_minutes: r.durationMinutes,
     end_scheduled_at: r.endScheduledAt, return_scheduled_at: r.returnScheduledAt, promo_code: r.promoCode, estimate: r.estimate,
     estimated_fare_minor: r.estimate.totalMinor, currency: r.currency, pickup_at: r.pickupAt, dispatch_at: r.dispatchAt, offered_fare_minor: r.offeredFareMinor,
+    // A card ride's money is pending until the hold at acceptance.
+    payment_status: r.paymentMethod === 'card' ? 'pending' : null,
   };
 }
 

@@ -25,6 +25,7 @@ function locked(overrides: Partial<LockedRide> = {}): LockedRide {
   return {
     ...{ id: RIDE, status: 'requested', passenger_id: 1, driver_id: 2, vehicle_category_id: 1, payment_method: 'cash', fare_minor: 1000 },
     ...{ estimated_fare_minor: 1000, offered_fare_minor: null, currency: 'EUR', start_pin: null, start_pin_failures: 0 },
+    ...{ payment_status: null, accepted_seconds: null, arrived_seconds: null },
     past: { expires_at: false, dispatch_at: false },
     ...overrides,
   };
@@ -53,18 +54,10 @@ function setup(options: { ride?: LockedRide; step?: Partial<StepOutcome>; attemp
       }
     }),
     runAlone: jest.fn(async (work: (m: unknown) => Promise<unknown>) => work('autocommit')),
-    lock: jest.fn(async (_id: string, mode: string) => {
-      log.push(`lock ${mode}`);
-      return ride;
-    }),
+    lock: jest.fn(async (_id: string, mode: string) => (log.push(`lock ${mode}`), ride)),
     lockDue: jest.fn(async () => options.due ?? []),
-    changeStatus: jest.fn(async (ids: string[], to: string) => {
-      log.push(`status ${ids.length} ${to}`);
-      return true;
-    }),
-    recordEvents: jest.fn(async (rows: unknown[]) => {
-      log.push(`ride_events ${rows.length}`);
-    }),
+    changeStatus: jest.fn(async (ids: string[], to: string) => (log.push(`status ${ids.length} ${to}`), true)),
+    recordEvents: jest.fn(async (rows: unknown[]) => void log.push(`ride_events ${rows.length}`)),
   };
   const steps = {
     step: jest.fn(async (type: string, _id: string, _actor: unknown, _change: unknown, manager: unknown) => {

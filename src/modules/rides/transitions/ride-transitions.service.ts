@@ -65,36 +65,50 @@ export class RideTransitionsService {
     type K = C['type'];
     if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
     const type: K = command.type;
-    const own = command as CommandOf<K>;
+    const asked = command as CommandOf<K>;
     const handler: RideCommandHandler<K, unknown> | RideCreateHandler<K> | RideStepHandler<K> | (RideActHandler<K> & RideCommandHandler<K, unknown>) =
       this.handlers.of(type);
-    if ('validate' in handler) handler.validate?.(own);
-    if ('event' in handler) return this.applyStep(rideId, type, handler, own, actor, hooks) as Promise<ResultOf<K>>;
-    if ('act' in handler && !hooks.before && !hooks.after) return this.applyAct(rideId, type, handler, own, actor);
+    if ('validate' in handler) handler.validate?.(asked);
+    if ('event' in handler) return this.applyStep(rideId, type, handler, asked, actor, hooks) as Promise<ResultOf<K>>;
+    if ('act' in handler && !hooks.before && !hooks.after) return this.applyAct(rideId, type, handler, asked, actor);
     if ('create' in handler && !handler.transactional && !hooks.before && !hooks.after) {
       // Nothing else needs the transaction: each insert attempt commits by itself.
-      const outcome = await this.writes.runAlone((m) => this.applyIn(m, rideId, type, handler, own, actor));
+      const outcome = await this.writes.runAlone((m) => this.applyIn(m, rideId, type, handler, asked, actor));
       if ('refusal' in outcome) throw outcome.refusal;
       if (outcome.event) this.events.publish(outcome.event.name, outcome.event.payload as never);
       return outcome.result;
     }
+    // Before the transaction, outside it: a provider call that must not keep the ride's lock waiting (accept: a card hold).
+    const own = 'prepare' in handler && handler.prepare ? await handler.prepare(rideId, asked, actor) : asked;
     let event: PendingEvent | undefined;
     let refusal: Error | undefined;
-    const result = await this.writes.runInTransaction(async (tx) => {
-      event = undefined;
-      refusal = undefined;
-      const replay = await hooks.before?.(tx);
-      if (replay) return replay as ResultOf<K>;
-      const outcome = await this.applyIn(tx, rideId, type, handler, own, actor);
-      if ('refusal' in outcome) {
-        refusal = outcome.refusal;
-        return undefined;
-      }
-      event = outcome.event as PendingEvent | undefined;
-      await hooks.after?.(tx, outcome.result as RideView);
-      return outcome.result;
-    });
-    if (result === undefined) throw refusal ?? new Error(`${type} answered nothing`);
+    // A handler's work outside the lock (a card hold) is undone when the command does not go through.
+    const undo = async (): Promise<void> => {
+      if ('undo' in handler && handler.undo && own !== command) await handler.undo(rideId, own);
+    };
+    const result = await this.writes
+      .runInTransaction(async (tx) => {
+        event = undefined;
+        refusal = undefined;
+        const replay = await hooks.before?.(tx);
+        if (replay) return replay as ResultOf<K>;
+        const outcome = await this.applyIn(tx, rideId, type, handler, own, actor);
+        if ('refusal' in outcome) {
+          refusal = outcome.refusal;
+          return undefined;
+        }
+        event = outcome.event as PendingEvent | undefined;
+        await hooks.after?.(tx, outcome.result as RideView);
+        return outcome.result;
+      })
+      .catch(async (err: unknown) => {
+        await undo();
+        throw err;
+      });
+    if (result === undefined) {
+      await undo();
+      throw refusal ?? new Error(`${type} answered nothing`);
+    }
     if (event) this.events.publish(event.name, event.payload);
     return result;
   }

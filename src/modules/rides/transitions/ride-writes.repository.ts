@@ -5,6 +5,7 @@ import type { FareEstimate } from '../../pricing/fare-estimate';
 import { rowsOf } from '../../../common/database/sql-results';
 
 import type { RideStatus } from '../ride-status';
+import type { PaymentStatus } from '../read-models/ride-view';
 import { RIDE_CLOCKS, RideClock, RideStamp, sqlAllowing, SweepCommandType, ruleOf } from './ride-transitions';
 
 export type { RideStatus };
@@ -43,7 +44,7 @@ export interface LockedRide {
   passenger_id: number | null;
   driver_id: number | null;
   vehicle_category_id: number;
-  payment_method: 'cash' | 'wallet';
+  payment_method: 'cash' | 'wallet' | 'card';
   fare_minor: number | null;
   /** The stored estimate's total: what an offer is measured against. */
   estimated_fare_minor: number;
@@ -52,6 +53,11 @@ export interface LockedRide {
   /** The PIN starting needs (CONTRACT §14), and the wrong tries so far. */
   start_pin: string | null;
   start_pin_failures: number;
+  /** Card rides: where the ride's card money stands (null for cash and wallet). */
+  payment_status: PaymentStatus | null;
+  /** Seconds since acceptance and since the driver arrived, by the database's clock (null before). */
+  accepted_seconds: number | null;
+  arrived_seconds: number | null;
   past: Partial<Record<RideClock, boolean>>;
 }
 
@@ -63,23 +69,31 @@ export interface RideColumns {
   cancelled_by?: 'passenger' | 'driver' | 'operator';
   cancel_reason?: string | null;
   start_pin?: string;
+  payment_status?: PaymentStatus;
+  cancellation_fee_minor?: number;
   /** expires_at becomes now() plus this (a dispatched ride's request starts its time to live). */
   expires_in_minutes?: number;
 }
 
 const LOCKED_FIELDS = ['id', 'status', 'passenger_id', 'driver_id', 'vehicle_category_id', 'payment_method', 'fare_minor', 'estimated_fare_minor', 'offered_fare_minor', 'currency',
-  'start_pin', 'start_pin_failures'] as const;
+  'start_pin', 'start_pin_failures', 'payment_status'] as const;
+/** LockedRide's fields computed from the row (`a`: the row's alias with its dot), by the database's clock. */
+const LOCKED_COMPUTED = {
+  accepted_seconds: (a: string) => `extract(epoch FROM now() - ${a}accepted_at)::float8`,
+  arrived_seconds: (a: string) => `extract(epoch FROM now() - ${a}arrived_at)::float8`,
+  past: (a: string) => `json_build_object(${RIDE_CLOCKS.map((c) => `'${c}', ${a}${c} <= now()`).join(', ')})`,
+};
 
 /** LockedRide's columns of the ride row `alias`, each named `${prefix}<field>` (a statement that also reads the view). */
 export function lockedColumns(alias = '', prefix = ''): string {
   const a = alias ? `${alias}.` : '';
-  const clocks = RIDE_CLOCKS.map((c) => `'${c}', ${a}${c} <= now()`).join(', ');
-  return [...LOCKED_FIELDS.map((f) => `${a}${f}${prefix ? ` AS ${prefix}${f}` : ''}`), `json_build_object(${clocks}) AS ${prefix}past`].join(', ');
+  const computed = Object.entries(LOCKED_COMPUTED).map(([f, sql]) => `${sql(a)} AS ${prefix}${f}`);
+  return [...LOCKED_FIELDS.map((f) => `${a}${f}${prefix ? ` AS ${prefix}${f}` : ''}`), ...computed].join(', ');
 }
 
 /** The LockedRide of a row read with lockedColumns(alias, prefix). */
 export function lockedOf(row: Record<string, unknown>, prefix: string): LockedRide {
-  const entries = [...LOCKED_FIELDS, 'past'].map((f) => [f, row[`${prefix}${f}`]]);
+  const entries = [...LOCKED_FIELDS, ...Object.keys(LOCKED_COMPUTED)].map((f) => [f, row[`${prefix}${f}`]]);
   return Object.fromEntries(entries) as LockedRide;
 }
 
@@ -102,6 +116,8 @@ const COLUMN_SQL: Record<keyof RideColumns, (p: string) => string> = {
   cancelled_by: (p) => `cancelled_by = ${p}`,
   cancel_reason: (p) => `cancel_reason = ${p}`,
   start_pin: (p) => `start_pin = ${p}`,
+  payment_status: (p) => `payment_status = ${p}`,
+  cancellation_fee_minor: (p) => `cancellation_fee_minor = ${p}`,
   expires_in_minutes: (p) => `expires_at = now() + make_interval(mins => ${p}::int)`,
 };
 
@@ -119,22 +135,6 @@ function isUniqueViolation(err: unknown): boolean {
 function isRetryableConflict(err: unknown): boolean {
   const code = err instanceof QueryFailedError ? (err.driverError as { code?: string }).code : undefined;
   return code !== undefined && RETRYABLE_SQLSTATES.has(code);
-}
-
-/**
- * The completion payment row of the ride a step statement just changed (`changed`), as that
- * statement's `also` CTE: the fare, the platform's commission (percentOf's rounding, from the
- * percentage in basis points) and the driver's earning; no row when the ride was already paid
- * (primary key), so exactly once per ride.
- */
-export function paymentOfChanged(commissionPercent: number) {
-  return (param: (value: unknown) => string): string => {
-    const bp = param(Math.round(commissionPercent * 100));
-    const commission = `((coalesce(c.fare_minor, 0)::bigint * ${bp}::int + 5000) / 10000)`;
-    return `INSERT INTO ride_payments (ride_id, driver_id, method, fare_minor, commission_minor, driver_earning_minor, currency)
-      SELECT c.id, c.driver_id, c.payment_method, coalesce(c.fare_minor, 0), ${commission}, coalesce(c.fare_minor, 0) - ${commission}, trim(c.currency)
-        FROM changed c ON CONFLICT (ride_id) DO NOTHING RETURNING ride_id`;
-  };
 }
 
 /** Write side of rides: inserts, row locks and transitions, always inside the caller's transaction. */
@@ -248,13 +248,28 @@ export class RideWritesRepository {
     );
   }
 
+  /** Writes the completion payment row; false if the ride was already paid (primary key). */
+  async insertPayment(
+    p: { rideId: string; driverId: number; method: string; fareMinor: number; commissionMinor: number; currency: string },
+    manager: EntityManager,
+  ): Promise<boolean> {
+    const rows = rowsOf<{ ride_id: string }>(
+      await manager.query(
+        `INSERT INTO ride_payments (ride_id, driver_id, method, fare_minor, commission_minor, driver_earning_minor, currency)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (ride_id) DO NOTHING RETURNING ride_id`,
+        [p.rideId, p.driverId, p.method, p.fareMinor, p.commissionMinor, p.fareMinor - p.commissionMinor, p.currency],
+      ),
+    );
+    return rows.length > 0;
+  }
+
   /** The passenger's new price of a locked ride. */
   async setOfferedFare(rideId: string, offeredFareMinor: number, manager: EntityManager): Promise<void> {
     await manager.query(`UPDATE rides SET offered_fare_minor = $2, updated_at = now() WHERE id = $1`, [rideId, offeredFareMinor]);
   }
 
   /** Of a locked ride: whether it was tipped already, and whether its completion is within `windowHours`. */
-  async tipState(rideId: string, windowHours: number, manager: EntityManager): Promise<{ tipped: boolean; in_window: boolean }> {
+  async tipState(rideId: string, windowHours: number, manager: EntityManager = this.dataSource.manager): Promise<{ tipped: boolean; in_window: boolean }> {
     const rows = rowsOf<{ tipped: boolean; in_window: boolean }>(
       await manager.query(
         `SELECT tip_minor IS NOT NULL AS tipped, coalesce(completed_at > now() - make_interval(hours => $2), false) AS in_window
@@ -263,6 +278,27 @@ export class RideWritesRepository {
       ),
     );
     return rows[0]!;
+  }
+
+  /** A held card ride whose hold Stripe cancelled: failed. False when the ride was not held (released, captured meanwhile). */
+  async markHoldFailed(rideId: string, manager: EntityManager): Promise<boolean> {
+    const rows = rowsOf<{ id: string }>(
+      await manager.query(`UPDATE rides SET payment_status = 'failed', updated_at = now() WHERE id = $1 AND payment_status = 'held' RETURNING id`, [rideId]),
+    );
+    return rows.length > 0;
+  }
+
+  /** A refund's total on the ride (and a card ride's payment status), in the refund's transaction. */
+  async setRefunded(rideId: string, refundedMinor: number, paymentStatus: PaymentStatus | null, manager: EntityManager): Promise<void> {
+    await manager.query(
+      `UPDATE rides SET refunded_minor = $2, payment_status = CASE WHEN payment_method = 'card' THEN coalesce($3, payment_status) END, updated_at = now()
+        WHERE id = $1`,
+      [
+        rideId,
+        refundedMinor,
+        paymentStatus,
+      ],
+    );
   }
 
   /** Writes the tip on a locked ride; returns when it was paid. */

@@ -4,14 +4,14 @@ import type { RideView } from '../../read-models/ride-view';
 import { RideError } from '../../rides.errors';
 import type { StepDone } from '../ride-command';
 import type { LockedRide } from '../ride-writes.repository';
-import { ARRIVE_HANDLER, CANCEL_HANDLER, CompleteRideHandler, EXPIRE_HANDLER, NO_STEP_HANDLER, StartRideHandler } from './ride-status.handlers';
+import { ARRIVE_HANDLER, CompleteRideHandler, EXPIRE_HANDLER, NO_STEP_HANDLER, StartRideHandler } from './ride-status.handlers';
 import type { ChangeContext } from '../ride-command';
 import type { RideWritesRepository } from '../ride-writes.repository';
 
 const RIDE = { id: 'r1', status: 'accepted', passenger_id: 7, driver_id: 8, payment_method: 'cash', fare_minor: 1250, currency: 'EUR ' } as LockedRide;
 const VIEW = { id: 'r1', status: 'driver_arrived', passenger: { id: 7 } } as RideView;
 
-function done<K extends 'arrive' | 'cancel'>(overrides: Partial<StepDone<K>> = {}): StepDone<K> {
+function done<K extends 'arrive'>(overrides: Partial<StepDone<K>> = {}): StepDone<K> {
   return { command: { type: 'arrive' }, party: 'driver', ride: RIDE, view: VIEW, withdrawnBidders: [], also: false, ...overrides } as StepDone<K>;
 }
 
@@ -67,62 +67,53 @@ describe('StartRideHandler (in the transaction: the PIN is compared here, a wron
   });
 });
 
-describe('cancel (one statement)', () => {
-  it('records who cancelled as the acting party, and the reason on the ride and its ride_events row', () => {
-    const command = { type: 'cancel', reason: 'Plans changed' } as const;
-    expect(CANCEL_HANDLER.columns!(command)).toEqual({ cancelled_by: 'party', cancel_reason: 'Plans changed' });
-    expect(CANCEL_HANDLER.reason!(command)).toBe('Plans changed');
-  });
-
-  it.each([
-    ['passenger', 'passenger'],
-    ['driver', 'driver'],
-    ['operator', 'operator'],
-  ] as const)('announces ride.cancelled by the %s, telling the drivers whose bids it withdrew', (party, by) => {
-    const cancelled = { ...VIEW, status: 'cancelled' } as RideView;
-    expect(CANCEL_HANDLER.event(done<'cancel'>({ party, view: cancelled, withdrawnBidders: [4, 5] }))).toEqual({
-      name: 'ride.cancelled',
-      payload: { ride_id: 'r1', passenger_id: 7, driver_id: 8, bidder_driver_ids: [4, 5], cancelled_by: by, ride: cancelled },
-    });
-  });
-});
-
-describe('CompleteRideHandler', () => {
-  function setup() {
-    const wallets = { payRide: jest.fn(async () => undefined) };
-    const handler = new CompleteRideHandler(wallets as unknown as WalletsService, { platformCommissionPercent: 20 } as AppConfig);
-    const completed = (ride: Partial<LockedRide> = {}, also = true) =>
-      ({ command: { type: 'complete' }, party: 'driver', ride: { ...RIDE, status: 'started', ...ride }, view: { ...VIEW, status: 'completed' }, withdrawnBidders: [], also }) as unknown as StepDone<'complete'>;
-    return { handler, wallets, completed };
+describe('CompleteRideHandler (in the transaction: a card is captured before the status changes)', () => {
+  function setup(ride: Partial<LockedRide> = {}, options: { paid?: boolean; capture?: 'captured' | 'failed' } = {}) {
+    const log: string[] = [];
+    const writes = { insertPayment: jest.fn(async () => (log.push('payment'), options.paid !== true)) };
+    const wallets = { payRide: jest.fn(async () => void log.push('wallet')) };
+    const payments = { captureFare: jest.fn(async () => (log.push('capture'), { status: options.capture ?? 'captured' })) };
+    const config = { platformCommissionPercent: 20 } as AppConfig;
+    const handler = new CompleteRideHandler(writes as unknown as RideWritesRepository, wallets as unknown as WalletsService, payments as never, config);
+    const ctx = {
+      command: { type: 'complete' },
+      ride: { ...RIDE, status: 'started', ...ride },
+      tx: 'tx',
+      changeStatus: jest.fn(async () => (log.push('status'), true)),
+      view: async () => ({ ...VIEW, status: 'completed' }),
+    } as unknown as ChangeContext<'complete'>;
+    return { handler, ctx, log, wallets, writes };
   }
 
-  it('writes the payment row in the step statement, with the commission in basis points', () => {
-    const params: unknown[] = [];
-    const sql = setup().handler.also((value) => `$${params.push(value)}`);
-    expect(sql).toContain('INSERT INTO ride_payments');
-    expect(sql).toContain('FROM changed c ON CONFLICT (ride_id) DO NOTHING');
-    expect(params).toEqual([2000]);
+  it('a cash ride: the status, then its payment row with the commission; ride.status_changed', async () => {
+    const t = setup();
+    const outcome = await t.handler.run(t.ctx);
+    expect(t.log).toEqual(['status', 'payment']);
+    expect(t.writes.insertPayment).toHaveBeenCalledWith({ rideId: 'r1', driverId: 8, method: 'cash', fareMinor: 1250, commissionMinor: 250, currency: 'EUR' }, 'tx');
+    expect(outcome).toMatchObject({ event: { name: 'ride.status_changed', payload: { status: 'completed', driver_id: 8 } } });
   });
 
-  it('a cash ride needs nothing more; ride.status_changed as the other steps', async () => {
-    const { handler, wallets, completed } = setup();
-    await handler.inTransaction('tx' as never, completed());
-    expect(wallets.payRide).not.toHaveBeenCalled();
-    expect(handler.event(completed())).toMatchObject({ name: 'ride.status_changed', payload: { status: 'completed', driver_id: 8 } });
+  it('a wallet ride moves the fare wallet to wallet in the same transaction', async () => {
+    const t = setup({ payment_method: 'wallet' });
+    await t.handler.run(t.ctx);
+    expect(t.wallets.payRide).toHaveBeenCalledWith('tx', { rideId: 'r1', passengerId: 7, driverId: 8, fareMinor: 1250, commissionMinor: 250 });
   });
 
-  it('moves a wallet ride’s fare from wallet to wallet in the same transaction', async () => {
-    const { handler, wallets, completed } = setup();
-    await handler.inTransaction('tx' as never, completed({ payment_method: 'wallet' }));
-    expect(wallets.payRide).toHaveBeenCalledWith('tx', { rideId: 'r1', passengerId: 7, driverId: 8, fareMinor: 1250, commissionMinor: 250 });
+  it('a card ride is captured first; a refused capture still completes, payment failed and no payment row', async () => {
+    const ok = setup({ payment_method: 'card' });
+    await ok.handler.run(ok.ctx);
+    expect(ok.log).toEqual(['capture', 'status', 'payment']);
+    expect(ok.ctx.changeStatus).toHaveBeenCalledWith({ payment_status: 'captured' });
+    const refused = setup({ payment_method: 'card' }, { capture: 'failed' });
+    await refused.handler.run(refused.ctx);
+    expect(refused.log).toEqual(['capture', 'status']);
+    expect(refused.ctx.changeStatus).toHaveBeenCalledWith({ payment_status: 'failed' });
   });
 
-  it('refuses a ride already paid (the statement wrote no payment row), which rolls the step back', async () => {
-    const { handler, wallets, completed } = setup();
-    await expect(handler.inTransaction('tx' as never, completed({ payment_method: 'wallet' }, false))).rejects.toEqual(
-      new RideError('INVALID_STATUS_TRANSITION', 'Ride is already paid'),
-    );
-    expect(wallets.payRide).not.toHaveBeenCalled();
+  it('refuses a ride already paid (the transaction rolls back)', async () => {
+    const t = setup({ payment_method: 'wallet' }, { paid: true });
+    await expect(t.handler.run(t.ctx)).rejects.toEqual(new RideError('INVALID_STATUS_TRANSITION', 'Ride is already paid'));
+    expect(t.wallets.payRide).not.toHaveBeenCalled();
   });
 });
 

@@ -1,32 +1,38 @@
 import { Injectable } from '@nestjs/common';
 import { percentOf } from '../../../../common/money';
 import { AppConfig } from '../../../../config/app-config';
+import { PaymentError } from '../../../payments/payments.errors';
+import { PaymentsService } from '../../../payments/payments.service';
 import { WalletsService } from '../../../wallets/wallets.service';
-import type { CancelledBy } from '../../read-models/ride-view';
 import { RideError } from '../../rides.errors';
 import { MAX_WRONG_PINS, pinMatches } from '../start-pin';
-import type { ChangeContext, CommandOutcome, PendingEvent, RideCommandHandler, RideStepHandler, RideSweepHandler, RideTx, StepDone } from '../ride-command';
-import { paymentOfChanged, RideWritesRepository } from '../ride-writes.repository';
+import type { ChangeContext, CommandOutcome, PendingEvent, RideCommandHandler, RideStepHandler, RideSweepHandler, StepDone } from '../ride-command';
+import { RideWritesRepository } from '../ride-writes.repository';
 
 type StatusStep = 'arrive' | 'start' | 'complete';
 
-/** ride.status_changed for the ride as it now is. */
-function statusChanged({ ride, view }: Pick<StepDone<StatusStep>, 'ride' | 'view'>): PendingEvent<'ride.status_changed'> {
+/** ride.status_changed for the ride as it now is (`ride`: as locked before the change). */
+function statusChangedOf({ ride, view }: Pick<StepDone<StatusStep>, 'ride' | 'view'>): PendingEvent<'ride.status_changed'> {
   const payload = { ride_id: view.id, passenger_id: view.passenger?.id ?? null, driver_id: ride.driver_id, status: view.status, ride: view };
   return { name: 'ride.status_changed', payload };
 }
 
-/** `arrive`: the status change and nothing else (one statement). */
+/** The answer and ride.status_changed of a `run` handler's change, the view read in its transaction. */
+async function statusChanged<K extends StatusStep>(ctx: ChangeContext<K>): Promise<CommandOutcome<K>> {
+  const view = await ctx.view();
+  return { result: view, event: statusChangedOf({ ride: ctx.ride, view }) } as CommandOutcome<K>;
+}
+
+/** `arrive`: the status change and nothing else, as one statement (a step). */
 export const ARRIVE_HANDLER: RideStepHandler<'arrive'> = {
-  event: (done) => statusChanged(done),
+  event: (done) => statusChangedOf(done),
 };
 
 /**
  * `start`: a ride with a start PIN (CONTRACT §14) starts only with it, compared in constant time.
  * A wrong or missing PIN is counted (the count commits with the refusal); once MAX_WRONG_PINS have
  * been counted, the ride's PIN is refused outright, right or not. The `run` form, not a step: the
- * comparison is made here, not in SQL, and a refusal writes the count, so start takes the
- * transaction's round trips.
+ * comparison is made here, not in SQL, and a refusal writes the count in the refusal's commit.
  */
 @Injectable()
 export class StartRideHandler implements RideCommandHandler<'start'> {
@@ -42,51 +48,60 @@ export class StartRideHandler implements RideCommandHandler<'start'> {
       }
     }
     await ctx.changeStatus();
-    const view = await ctx.view();
-    return { result: view, event: statusChanged({ ride, view }) };
+    return statusChanged(ctx);
   }
 }
 
 /**
- * `complete`: the ride is paid in the same transaction, exactly once: the payment row is part of
- * the step's statement (ride_payments' primary key refuses a second), a wallet ride's fare then
- * moves wallet to wallet through the wallets module.
+ * `complete`: the ride is paid in the same transaction. A card ride's fare is captured first
+ * (bounded Stripe call, under the ride's lock like a cancel's fee): a capture Stripe refuses still
+ * completes the ride, with `payment_status: "failed"`; an outage is a 503 with nothing changed.
+ * The `run` form, not a step: the capture must come before the status change, under the lock.
  */
 @Injectable()
-export class CompleteRideHandler implements RideStepHandler<'complete'> {
+export class CompleteRideHandler implements RideCommandHandler<'complete'> {
   constructor(
+    private readonly writes: RideWritesRepository,
     private readonly wallets: WalletsService,
+    private readonly payments: PaymentsService,
     private readonly config: AppConfig,
   ) {}
 
-  also(param: (value: unknown) => string): string {
-    return paymentOfChanged(this.config.platformCommissionPercent)(param);
+  async run(ctx: ChangeContext<'complete'>): Promise<CommandOutcome<'complete'>> {
+    const fareMinor = ctx.ride.fare_minor ?? 0;
+    const commissionMinor = percentOf(fareMinor, this.config.platformCommissionPercent);
+    const captured = ctx.ride.payment_method === 'card' ? await this.capture(ctx, fareMinor, commissionMinor) : undefined;
+    await ctx.changeStatus(captured === undefined ? {} : { payment_status: captured ? 'captured' : 'failed' });
+    if (captured !== false) await this.pay(ctx, fareMinor, commissionMinor);
+    return statusChanged(ctx);
   }
 
-  async inTransaction(tx: RideTx, { ride, also }: StepDone<'complete'>): Promise<void> {
-    if (!also) throw new RideError('INVALID_STATUS_TRANSITION', 'Ride is already paid');
-    const fareMinor = ride.fare_minor ?? 0;
-    if (ride.payment_method === 'wallet' && ride.passenger_id !== null && fareMinor > 0) {
-      const commissionMinor = percentOf(fareMinor, this.config.platformCommissionPercent);
-      await this.wallets.payRide(tx, { rideId: ride.id, passengerId: ride.passenger_id, driverId: ride.driver_id!, fareMinor, commissionMinor });
+  /** Whether the card ride's fare was captured (the driver's share booked by payments, once). */
+  private async capture({ ride }: ChangeContext<'complete'>, fareMinor: number, commissionMinor: number): Promise<boolean> {
+    if (ride.driver_id === null || fareMinor <= 0) return false;
+    try {
+      const outcome = await this.payments.captureFare({ rideId: ride.id, driverId: ride.driver_id, fareMinor, commissionMinor });
+      return outcome.status === 'captured';
+    } catch (err) {
+      // No live hold (Stripe cancelled it, webhook seen): nothing to capture.
+      if (err instanceof PaymentError && err.code === 'NO_HELD_PAYMENT') return false;
+      throw err;
     }
   }
 
-  event(done: StepDone<'complete'>): PendingEvent<'ride.status_changed'> {
-    return statusChanged(done);
+  /** Exactly once per ride: the ride row is locked and ride_payments' primary key refuses a second row. */
+  private async pay({ ride, tx }: ChangeContext<'complete'>, fareMinor: number, commissionMinor: number): Promise<void> {
+    const driverId = ride.driver_id!;
+    const inserted = await this.writes.insertPayment(
+      { rideId: ride.id, driverId, method: ride.payment_method, fareMinor, commissionMinor, currency: ride.currency.trim() },
+      tx,
+    );
+    if (!inserted) throw new RideError('INVALID_STATUS_TRANSITION', 'Ride is already paid');
+    if (ride.payment_method === 'wallet' && ride.passenger_id !== null && fareMinor > 0) {
+      await this.wallets.payRide(tx, { rideId: ride.id, passengerId: ride.passenger_id, driverId, fareMinor, commissionMinor });
+    }
   }
 }
-
-/** `cancel`: who cancelled (the table lets the passenger, the assigned driver and operators) and why (one statement). */
-export const CANCEL_HANDLER: RideStepHandler<'cancel'> = {
-  columns: (command) => ({ cancelled_by: 'party', cancel_reason: command.reason }),
-  reason: (command) => command.reason,
-  event({ party, ride, view, withdrawnBidders }) {
-    const by: CancelledBy = party === 'driver' || party === 'operator' ? party : 'passenger';
-    const { id, passenger_id, driver_id } = ride;
-    return { name: 'ride.cancelled', payload: { ride_id: id, passenger_id, driver_id, bidder_driver_ids: withdrawnBidders, cancelled_by: by, ride: view } };
-  },
-};
 
 /** `no_step` only ever refuses (its row allows no status). */
 export const NO_STEP_HANDLER: RideCommandHandler<'no_step'> = {
