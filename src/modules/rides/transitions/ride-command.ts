@@ -144,6 +144,12 @@ export interface RideStepHandler<K extends RideCommandType> {
   columns?(command: CommandOf<K>): StepColumns;
   /** The ride_events row's reason. */
   reason?(command: CommandOf<K>): string | null;
+  /**
+   * SQL over the locked ride `l` (its columns, `l.party`) under which the step applies; on any
+   * other ride the statement writes nothing and the command takes the handler's `run` form instead
+   * (a card or wallet ride's cancel: money to settle before the change). Needs `run`.
+   */
+  readonly onlyWhere?: string;
   /** A further write of the same statement, a CTE reading `changed` (the ride as changed); `param` adds a parameter. */
   also?(param: (value: unknown) => string): string;
   /**

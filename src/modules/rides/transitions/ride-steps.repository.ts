@@ -20,6 +20,8 @@ export interface StepOutcome {
   withdrawnBidders: number[];
   /** Whether the handler's `also` CTE wrote its row. */
   also: boolean;
+  /** Whether the step's `where` held for the locked ride (true without one). */
+  onlyWhere: boolean;
 }
 
 const LOCKED_PREFIX = 'locked_';
@@ -147,10 +149,11 @@ export class RideStepsRepository {
     type: RideCommandType,
     rideId: string,
     actor: StepActor,
-    change: { set: StepColumns; reason: string | null; also?: (param: (value: unknown) => string) => string },
+    change: { set: StepColumns; reason: string | null; also?: (param: (value: unknown) => string) => string; where?: string },
     manager?: EntityManager,
   ): Promise<StepOutcome> {
     const { set, reason } = change;
+    const where = change.where ? `(${change.where})` : 'true';
     const rule = ruleOf(type);
     if (!rule.to) throw new Error(`${type} changes no status`);
     const params: unknown[] = [rideId, actor.id, rule.to, reason];
@@ -162,23 +165,24 @@ export class RideStepsRepository {
     const also = change.also ? `, also AS (${change.also((value) => `$${params.push(value)}`)})` : '';
     const rows: Array<Record<string, unknown>> = await queryPrepared<Record<string, unknown>>(manager ?? this.dataSource.manager, 
       `WITH l AS (${lockedRow('update', actor)}), changed AS (
-         UPDATE rides SET ${sets.join(', ')} FROM l WHERE rides.id = l.id AND ${sqlPartyAllowing(type, 'l')} RETURNING rides.*
+         UPDATE rides SET ${sets.join(', ')} FROM l WHERE rides.id = l.id AND ${sqlPartyAllowing(type, 'l')} AND ${where} RETURNING rides.*
        )${withdrawn}, recorded AS (
          INSERT INTO ride_events (ride_id, from_status, to_status, actor_user_id, actor_role, reason)
          SELECT c.id, l.status, c.status, $2::int, l.party, $4 FROM changed c JOIN l ON l.id = c.id
        )${also}
        SELECT ${lockedColumns('l', LOCKED_PREFIX)}, ${rule.withdrawsBids ? 'ARRAY(SELECT driver_id FROM withdrawn)' : "'{}'::int[]"} AS withdrawn_bidders,
-              r.id IS NOT NULL AS changed, ${also ? 'EXISTS (SELECT 1 FROM also)' : 'false'} AS also_done, ${RIDE_VIEW_COLUMNS}
+              r.id IS NOT NULL AS changed, ${where} AS only_where, ${also ? 'EXISTS (SELECT 1 FROM also)' : 'false'} AS also_done, ${RIDE_VIEW_COLUMNS}
          FROM l LEFT JOIN changed r ON r.id = l.id ${RIDE_VIEW_JOINS}`,
       params,
     );
     const row = rows[0];
-    if (!row) return { withdrawnBidders: [], also: false };
+    if (!row) return { withdrawnBidders: [], also: false, onlyWhere: false };
     return {
       locked: lockedOf(row, LOCKED_PREFIX),
       view: row.changed ? (row as unknown as RideViewRow) : undefined,
       withdrawnBidders: row.withdrawn_bidders as number[],
       also: row.also_done as boolean,
+      onlyWhere: row.only_where as boolean,
     };
   }
 }

@@ -66,10 +66,16 @@ export class RideTransitionsService {
     if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
     const type: K = command.type;
     const asked = command as CommandOf<K>;
-    const handler: RideCommandHandler<K, unknown> | RideCreateHandler<K> | RideStepHandler<K> | (RideActHandler<K> & RideCommandHandler<K, unknown>) =
+    const any: RideCommandHandler<K, unknown> | RideCreateHandler<K> | RideStepHandler<K> | (RideActHandler<K> & RideCommandHandler<K, unknown>) =
       this.handlers.of(type);
-    if ('validate' in handler) handler.validate?.(asked);
-    if ('event' in handler) return this.applyStep(rideId, type, handler, asked, actor, hooks) as Promise<ResultOf<K>>;
+    if ('validate' in any) any.validate?.(asked);
+    if ('event' in any && !('run' in any && (hooks.before || hooks.after))) {
+      const stepped = await this.applyStep(rideId, type, any, asked, actor, hooks);
+      // Undefined: the ride is one the step leaves to the handler's `run` (its onlyWhere did not hold).
+      if (stepped !== undefined) return stepped as ResultOf<K>;
+    }
+    // A step handler gets here only with a `run` form too.
+    const handler = any as RideCommandHandler<K, unknown> | RideCreateHandler<K> | (RideActHandler<K> & RideCommandHandler<K, unknown>);
     if ('act' in handler && !hooks.before && !hooks.after) return this.applyAct(rideId, type, handler, asked, actor);
     if ('create' in handler && !handler.transactional && !hooks.before && !hooks.after) {
       // Nothing else needs the transaction: each insert attempt commits by itself.
@@ -163,6 +169,7 @@ export class RideTransitionsService {
   /**
    * A step of the table alone: one statement, which commits by itself unless hooks need the
    * transaction around it. Refused exactly as applyIn refuses, from the ride as the statement locked it.
+   * Undefined, with nothing written, for a ride the handler's `onlyWhere` leaves to its `run` form.
    */
   private async applyStep<K extends UserCommandType>(
     rideId: string,
@@ -171,17 +178,18 @@ export class RideTransitionsService {
     command: CommandOf<K>,
     actor: RideActor,
     hooks: TransitionHooks,
-  ): Promise<RideView> {
+  ): Promise<RideView | undefined> {
     if (actor === 'system') throw new RideError('RIDE_NOT_FOUND');
-    const change = { set: handler.columns?.(command) ?? {}, reason: handler.reason?.(command) ?? null, also: handler.also?.bind(handler) };
+    const change = { set: handler.columns?.(command) ?? {}, reason: handler.reason?.(command) ?? null, also: handler.also?.bind(handler), where: handler.onlyWhere };
     const step = (tx: RideTx): Promise<StepOutcome> => this.steps.step(type, rideId, actor, change, tx);
     let event: PendingEvent | undefined;
     let stepDone: StepDone<K> | undefined;
-    const judged = (done: StepOutcome): RideView => {
+    const judged = (done: StepOutcome): RideView | undefined => {
       const ride = done.locked;
       const party = ride ? partyOf(ride, actor) : undefined;
       if (!ride || !mayAct(type, party)) throw new RideError('RIDE_NOT_FOUND');
       refuse(type, command, ride, party);
+      if (!done.view && handler.onlyWhere && !done.onlyWhere) return undefined;
       if (!done.view) throw new Error(`the ${type} statement refused what the table allows`);
       const view = rideToJson(done.view);
       stepDone = { command, party, ride, view, withdrawnBidders: done.withdrawnBidders, also: done.also };
@@ -195,6 +203,7 @@ export class RideTransitionsService {
             const replay = await hooks.before?.(tx);
             if (replay) return replay;
             const view = judged(await step(tx));
+            if (view === undefined) return undefined;
             await handler.inTransaction?.(tx, stepDone!);
             await hooks.after?.(tx, view);
             return view;

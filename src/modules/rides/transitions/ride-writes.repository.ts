@@ -137,6 +137,22 @@ function isRetryableConflict(err: unknown): boolean {
   return code !== undefined && RETRYABLE_SQLSTATES.has(code);
 }
 
+/**
+ * The completion payment row of the ride a step statement just changed (`changed`), as that
+ * statement's `also` CTE: the fare, the platform's commission (percentOf's rounding, from the
+ * percentage in basis points) and the driver's earning; no row when the ride was already paid
+ * (primary key), so exactly once per ride.
+ */
+export function paymentOfChanged(commissionPercent: number) {
+  return (param: (value: unknown) => string): string => {
+    const bp = param(Math.round(commissionPercent * 100));
+    const commission = `((coalesce(c.fare_minor, 0)::bigint * ${bp}::int + 5000) / 10000)`;
+    return `INSERT INTO ride_payments (ride_id, driver_id, method, fare_minor, commission_minor, driver_earning_minor, currency)
+      SELECT c.id, c.driver_id, c.payment_method, coalesce(c.fare_minor, 0), ${commission}, coalesce(c.fare_minor, 0) - ${commission}, trim(c.currency)
+        FROM changed c ON CONFLICT (ride_id) DO NOTHING RETURNING ride_id`;
+  };
+}
+
 /** Write side of rides: inserts, row locks and transitions, always inside the caller's transaction. */
 @Injectable()
 export class RideWritesRepository {

@@ -6,12 +6,14 @@ import type { StepDone } from '../ride-command';
 import type { LockedRide } from '../ride-writes.repository';
 import { ARRIVE_HANDLER, CompleteRideHandler, EXPIRE_HANDLER, NO_STEP_HANDLER, StartRideHandler } from './ride-status.handlers';
 import type { ChangeContext } from '../ride-command';
+import { CancelRideHandler } from './cancel-ride.handler';
+import type { CancellationFee } from './cancellation-fee';
 import type { RideWritesRepository } from '../ride-writes.repository';
 
 const RIDE = { id: 'r1', status: 'accepted', passenger_id: 7, driver_id: 8, payment_method: 'cash', fare_minor: 1250, currency: 'EUR ' } as LockedRide;
 const VIEW = { id: 'r1', status: 'driver_arrived', passenger: { id: 7 } } as RideView;
 
-function done<K extends 'arrive'>(overrides: Partial<StepDone<K>> = {}): StepDone<K> {
+function done<K extends 'arrive' | 'complete' | 'cancel'>(overrides: Partial<StepDone<K>> = {}): StepDone<K> {
   return { command: { type: 'arrive' }, party: 'driver', ride: RIDE, view: VIEW, withdrawnBidders: [], also: false, ...overrides } as StepDone<K>;
 }
 
@@ -110,10 +112,38 @@ describe('CompleteRideHandler (in the transaction: a card is captured before the
     expect(refused.ctx.changeStatus).toHaveBeenCalledWith({ payment_status: 'failed' });
   });
 
+  it('a cash ride not yet paid is a step: its payment row in the same statement, with the commission in basis points', () => {
+    const { handler } = setup();
+    expect(handler.onlyWhere).toBe("l.payment_method = 'cash' AND NOT EXISTS (SELECT 1 FROM ride_payments p WHERE p.ride_id = l.id)");
+    const params: unknown[] = [];
+    expect(handler.also((value) => `$${params.push(value)}`)).toContain('FROM changed c ON CONFLICT (ride_id) DO NOTHING');
+    expect(params).toEqual([2000]);
+    expect(handler.event(done<'complete'>({ view: { ...VIEW, status: 'completed' } }))).toMatchObject({ name: 'ride.status_changed', payload: { status: 'completed' } });
+  });
+
   it('refuses a ride already paid (the transaction rolls back)', async () => {
     const t = setup({ payment_method: 'wallet' }, { paid: true });
     await expect(t.handler.run(t.ctx)).rejects.toEqual(new RideError('INVALID_STATUS_TRANSITION', 'Ride is already paid'));
     expect(t.wallets.payRide).not.toHaveBeenCalled();
+  });
+});
+
+describe('CancelRideHandler as a step (a cash ride: no money to settle)', () => {
+  const handler = new CancelRideHandler({} as CancellationFee);
+
+  it('records who cancelled as the acting party, and the reason on the ride and its ride_events row', () => {
+    const command = { type: 'cancel', reason: 'Plans changed' } as const;
+    expect(handler.onlyWhere).toBe("l.payment_method = 'cash'");
+    expect(handler.columns(command)).toEqual({ cancelled_by: 'party', cancel_reason: 'Plans changed' });
+    expect(handler.reason(command)).toBe('Plans changed');
+  });
+
+  it.each(['passenger', 'driver', 'operator'] as const)('announces ride.cancelled by the %s, telling the drivers whose bids it withdrew', (party) => {
+    const cancelled = { ...VIEW, status: 'cancelled' } as RideView;
+    expect(handler.event(done<'cancel'>({ party, view: cancelled, withdrawnBidders: [4, 5] }))).toEqual({
+      name: 'ride.cancelled',
+      payload: { ride_id: 'r1', passenger_id: 7, driver_id: 8, bidder_driver_ids: [4, 5], cancelled_by: party, ride: cancelled },
+    });
   });
 });
 

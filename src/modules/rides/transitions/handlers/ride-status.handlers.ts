@@ -7,7 +7,7 @@ import { WalletsService } from '../../../wallets/wallets.service';
 import { RideError } from '../../rides.errors';
 import { MAX_WRONG_PINS, pinMatches } from '../start-pin';
 import type { ChangeContext, CommandOutcome, PendingEvent, RideCommandHandler, RideStepHandler, RideSweepHandler, StepDone } from '../ride-command';
-import { RideWritesRepository } from '../ride-writes.repository';
+import { paymentOfChanged, RideWritesRepository } from '../ride-writes.repository';
 
 type StatusStep = 'arrive' | 'start' | 'complete';
 
@@ -56,10 +56,14 @@ export class StartRideHandler implements RideCommandHandler<'start'> {
  * `complete`: the ride is paid in the same transaction. A card ride's fare is captured first
  * (bounded Stripe call, under the ride's lock like a cancel's fee): a capture Stripe refuses still
  * completes the ride, with `payment_status: "failed"`; an outage is a 503 with nothing changed.
- * The `run` form, not a step: the capture must come before the status change, under the lock.
+ * A cash ride not yet paid is a step (its payment row in the same statement, one round trip); a wallet
+ * or card ride takes `run`: the transfer or the capture with the status change, under the lock.
  */
 @Injectable()
-export class CompleteRideHandler implements RideCommandHandler<'complete'> {
+export class CompleteRideHandler implements RideCommandHandler<'complete'>, RideStepHandler<'complete'> {
+  // A ride with a payment row already is left to run, which refuses it as paid.
+  readonly onlyWhere = "l.payment_method = 'cash' AND NOT EXISTS (SELECT 1 FROM ride_payments p WHERE p.ride_id = l.id)";
+
   constructor(
     private readonly writes: RideWritesRepository,
     private readonly wallets: WalletsService,
@@ -74,6 +78,14 @@ export class CompleteRideHandler implements RideCommandHandler<'complete'> {
     await ctx.changeStatus(captured === undefined ? {} : { payment_status: captured ? 'captured' : 'failed' });
     if (captured !== false) await this.pay(ctx, fareMinor, commissionMinor);
     return statusChanged(ctx);
+  }
+
+  also(param: (value: unknown) => string): string {
+    return paymentOfChanged(this.config.platformCommissionPercent)(param);
+  }
+
+  event(done: StepDone<'complete'>): PendingEvent<'ride.status_changed'> {
+    return statusChangedOf(done);
   }
 
   /** Whether the card ride's fare was captured (the driver's share booked by payments, once). */
