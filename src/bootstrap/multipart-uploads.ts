@@ -18,8 +18,10 @@ const isUploadRoute = (config: unknown): boolean => (config as Record<string, un
  * files only upload routes ever save. Nest registers all routes on the root instance, so encapsulation
  * cannot confine them; instead the plugin runs against a view of the instance that holds those two
  * hooks back, and an onRoute hook gives them to the upload routes only.
- * Measured (bench/multipart-hook-cost.js, 2 cores under load ~10, three alternating rounds; ratios of a bare
- * Fastify server in the same round): a JSON PUT with the hooks app-wide 0.80-0.87, confined 0.95-1.00.
+ * Measured 2026-11-27 (bench/multipart-hook-cost.js, a JSON PUT, 6 alternating rounds, 2 cores at load 5-6):
+ * server CPU per request, app-wide minus bare in the same round, -1.5 to +4.7 µs (median +2.4 µs on bare's
+ * 16-20 µs); confined minus bare -1.0 to +3.8 µs (median +0.4 µs). As req/s ratios of bare in the same round,
+ * app-wide 0.79-1.24 (median 0.91), confined 0.52-1.66 (median 0.97): the load swamps those.
  *
  * Elsewhere a multipart body is a 415, as before: the plugin's content-type parser is wrapped so the
  * check costs nothing on the JSON requests that make up the traffic (formerly a preValidation hook on
