@@ -12,7 +12,7 @@
  *
  * Which module writes which table is checked apart from imports: src/database/table-ownership.spec.ts.
  */
-const LAYERS = ['audit', 'wallets', 'payments', 'pricing', 'rides', 'drivers', 'trip-sharing', 'users', 'auth', 'realtime'];
+const LAYERS = ['audit', 'wallets', 'payments', 'pricing', 'rides', 'drivers', 'trip-sharing', 'users', 'safety', 'auth', 'realtime'];
 
 /**
  * A module's face, as paths. Each vocabulary file is named with why other modules need it: adding one
@@ -27,6 +27,8 @@ const FACE = [
   '^src/modules/[^/]+/[^/]+\\.port\\.ts$',
   // The ride statuses and the SQL lists of them: every module that shows or waits on a ride.
   '^src/modules/rides/ride-status\\.ts$',
+  // Who may see which ride fields (the start PIN is the passenger's): whoever hands a ride on (realtime, safety).
+  '^src/modules/rides/ride-audience\\.ts$',
   // The stored estimate and its read model: rides store and embed it, its request DTOs use RIDE_TYPES.
   '^src/modules/pricing/fare-estimate\\.ts$',
   // How phones and e-mails are normalised: auth signs in with them.

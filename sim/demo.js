@@ -16,6 +16,9 @@ const { formatSummary } = require('./lib/report');
 const { renderMap } = require('./lib/svg');
 const { ROOT, CLI, startService } = require('./lib/service');
 const { ensureBuilt } = require('../scripts/build-if-stale');
+const { spawnSync } = require('node:child_process');
+// The local stand-in for Stripe's API the tests use: some simulated passengers pay by card against it.
+const { startStripeFake } = require('../test/fakes/stripe-fake');
 
 const OTP = '123456';
 // Besides the minutes of ride traffic: the service's start, the sign-ups, the last events and the wallet checks.
@@ -34,7 +37,7 @@ function plan(args) {
   const duration = total <= 1 ? 'about a minute' : total === 2 ? 'about two minutes' : `about ${total} minutes`;
   return (
     `demo: takes ${duration} (plus a build the first time): ${flag(args, 'passengers')} passengers and ${flag(args, 'drivers')} drivers ` +
-    `sign up, book, bid, ride, chat, tip and rate for ${minutes * 60} s in a simulated Berlin against a fresh service; then a summary and demo-map.svg\n`
+    `sign up, book, bid, ride, chat, tip and rate (one raises an SOS an operator resolves) for ${minutes * 60} s in a simulated Berlin against a fresh service; then a summary and demo-map.svg\n`
   );
 }
 
@@ -66,6 +69,10 @@ async function main(argv) {
     PLATFORM_COMMISSION_PERCENT: '0',
     UPLOAD_DIR: join(temp, 'uploads'),
   };
+  const stripe = await startStripeFake();
+  // No free window: every cancel of an accepted ride in the simulation is late and pays the fee.
+  // Some drivers report a no-show after waiting NO_SHOW_WAIT_SECONDS at the pickup (short in the demo).
+  Object.assign(env, { CANCELLATION_FREE_SECONDS: '0', NO_SHOW_WAIT_SECONDS: '2', STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_BASE: stripe.url, PUBLIC_BASE_URL: 'http://127.0.0.1' });
   if (!process.env.DATABASE_URL) env.EMBEDDED_PG_DATA_DIR = join(temp, 'pg');
   const logPath = join(temp, 'service.log');
   const service = await startService(env, logPath);
@@ -77,10 +84,21 @@ async function main(argv) {
     result = await simulateFromArgs([...simArgs, '--url', base, '--otp', OTP, '--ttl-minutes', '1'], {
       creditCmd: `${process.execPath} ${CLI} wallet:credit`,
       creditEnv: { ...env, LOG_LEVEL: 'warn' },
+      // An operator watches for SOS alerts; one passenger raises one and the operator resolves it.
+      operatorCmd: `${process.execPath} ${CLI} operator:add`,
+      cliEnv: { ...env, LOG_LEVEL: 'warn' },
       drainMs: 30_000,
+      confirmCard: (setupIntentId) => stripe.confirmSetupIntent(setupIntentId, 'pm_card_visa'),
+      noShowWaitSeconds: Number(env.NO_SHOW_WAIT_SECONDS),
     });
+    // Every movement, card money included, is ledger entries that sum to zero (CONTRACT §12).
+    const ledger = spawnSync(process.execPath, [CLI, 'ledger:check'], { env: { ...env, LOG_LEVEL: 'warn' }, encoding: 'utf8' });
+    const line = (ledger.stdout || ledger.stderr || '').trim().split('\n').slice(-1)[0];
+    if (ledger.status === 0) result.notes.push(line);
+    else result.violations.push({ kind: 'ledger', message: `ledger:check: ${line}` });
   } finally {
     await service.stop();
+    await stripe.close();
   }
   const svgPath = join(ROOT, 'demo-map.svg');
   writeFileSync(svgPath, renderMap({ ...result.map, title: `Simulated city — ${result.counters.completed} completed, ${result.counters.cancelled} cancelled, ${result.counters.expired} expired` }));

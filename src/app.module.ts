@@ -24,6 +24,7 @@ import { PaymentsModule } from './modules/payments/payments.module';
 import { DriversModule } from './modules/drivers/drivers.module';
 import { RealtimeModule } from './modules/realtime/realtime.module';
 import { RidesModule } from './modules/rides/rides.module';
+import { SafetyModule } from './modules/safety/safety.module';
 import { TripSharingModule } from './modules/trip-sharing/trip-sharing.module';
 import { WalletsModule } from './modules/wallets/wallets.module';
 
@@ -45,6 +46,7 @@ export class AppModule {
         RidesModule,
         DriversModule,
         TripSharingModule,
+        SafetyModule,
         RealtimeModule,
         WalletsModule,
         AuditModule,

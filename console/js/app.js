@@ -5,6 +5,7 @@ import { auditView } from './views/audit.js';
 import { driversView } from './views/drivers.js';
 import { liveView } from './views/live.js';
 import { operatorsView } from './views/operators.js';
+import { promosView } from './views/promos.js';
 import { ridesView } from './views/rides.js';
 import { signInView } from './views/sign-in.js';
 import { sosView } from './views/sos.js';
@@ -17,6 +18,7 @@ const VIEWS = [
   ['rides', 'Rides', ridesView],
   ['live', 'Live map', liveView],
   ['sos', 'SOS alerts', sosView],
+  ['promos', 'Promo codes', promosView],
   ['operators', 'Operators', operatorsView],
   ['audit', 'Audit trail', auditView],
 ];

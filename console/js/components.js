@@ -13,7 +13,7 @@ export function status() {
 
 /**
  * An operator write: every one takes a reason (CONTRACT §13, 3 to 500 characters), some more fields.
- * fields: [{name, label, type?, step?, options?}]; send(values) → {method, path, body}; done(answer) after a success.
+ * fields: [{name, label, type?, step?, min?, options?, optional?}]; send(values) → {method, path, body}; done(answer) after a success.
  */
 export function actionForm({ name, label, fields = [], send, done, danger = false }) {
   const result = status();
@@ -28,8 +28,9 @@ export function actionForm({ name, label, fields = [], send, done, danger = fals
           name: field.name,
           type: field.type ?? 'text',
           step: field.step,
-          required: true,
-          placeholder: field.placeholder ?? '',
+          min: field.min,
+          required: !field.optional,
+          placeholder: field.placeholder ?? (field.optional ? 'optional' : ''),
         });
     return h('label', {}, h('span', {}, field.label), input);
   });

@@ -13,6 +13,8 @@ const MAX_OPEN_BIDS = 3;
 // booking that drew a bid from every idle driver would be a stampede on one ride no city sees.
 const BIDDERS_PER_REQUEST = 10;
 const MATCHING_RADIUS_KM = 5;
+/** With o.noShowWaitSeconds (the service's NO_SHOW_WAIT_SECONDS, the demo's), share of pickups where the passenger never comes (o.noShowChance overrides). */
+const NO_SHOW_CHANCE = 0.15;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
@@ -147,6 +149,7 @@ function createDrivers(ctx) {
       const pickup = { latitude: r.pickup.latitude, longitude: r.pickup.longitude };
       if (!(await to('driver_arrived', d.rng.between(5000, 9000), { from: { ...d.pos }, to: pickup }))) return;
       d.leg = { from: pickup, to: pickup, startAt: now(), endAt: now() + 1 };
+      if (o.noShowWaitSeconds !== undefined && d.rng.chance(o.noShowChance ?? NO_SHOW_CHANCE)) return await noShow(d, r);
       await chat.atPickup(d, users.get(r.passengerId), r);
       if (!(await to('started', d.rng.between(1500, 3000)))) return;
       if (!(await to('completed', d.rng.between(8000, 14000), { from: pickup, to: r.dropoff }))) return;
@@ -160,6 +163,32 @@ function createDrivers(ctx) {
       d.leg = null;
       d.currentRide = null;
     }
+  };
+
+  /** The passenger never came: the driver waits NO_SHOW_WAIT_SECONDS (the service's clock, not the pace) and reports it; the passenger pays the fee. */
+  const noShow = async (d, r) => {
+    await sleep(o.noShowWaitSeconds * 1000 + 300);
+    if (r.cancelIntent) return;
+    const res = await api.call(d.base, 'POST', `/rides/${r.id}/no-show`, { token: d.token, label: 'POST /rides/{id}/no-show', expect: [409], who: `driver ${d.id}` });
+    if (res.status === 409) {
+      if (!r.cancelIntent) report('unexpected-status', `POST /rides/{id}/no-show (driver ${d.id}) → 409 on ride ${r.id}`);
+      return;
+    }
+    if (!res.ok) return;
+    r.status = 'cancelled';
+    r.outcome = 'cancelled';
+    counters.cancelled++;
+    counters.noShows = (counters.noShows || 0) + 1;
+    const p = users.get(r.passengerId);
+    const feeCents = res.body.cancellation_fee == null ? 0 : Math.round(res.body.cancellation_fee * 100);
+    if (feeCents > 0) {
+      counters.fees = (counters.fees || 0) + 1;
+      d.feesCents.push(feeCents);
+      if (r.paymentMethod === 'wallet') p.feesCents.push(feeCents);
+    }
+    const match = (m) => m.type === 'ride_cancelled' && m.data.cancelled_by === 'driver' && m.data.ride.cancel_reason === 'no_show';
+    expectEvent(p, 'ride_cancelled', r.id, match, res);
+    expectEvent(d, 'ride_cancelled', r.id, match, res);
   };
 
   return { list: drivers, setUp, startHeartbeats, stopHeartbeats, onEvent, drive };

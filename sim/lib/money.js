@@ -4,22 +4,24 @@ const cents = (major) => Math.round(Number(major) * 100);
 
 /**
  * The wallet checks of the simulation. A passenger's balance must equal what was credited minus the
- * fares of their completed wallet rides and their tips; a driver's must equal the sum of `earning` of the wallet
- * rides and the tips in their earnings items, and each completed ride the simulation saw must be in those items at
+ * fares of their completed wallet rides, their tips and the cancellation fees their wallet paid; a driver's must
+ * equal the sum of `earning` of the wallet and card rides, the tips and the cancellation fees received in their earnings items, and each completed ride the simulation saw must be in those items at
  * the fare the passenger accepted. Returns the violations as sentences.
  */
-function checkPassengerWallet({ userId, balance, creditedCents, walletFaresCents, tipsCents = [] }) {
-  const expected = creditedCents - [...walletFaresCents, ...tipsCents].reduce((s, f) => s + f, 0);
+function checkPassengerWallet({ userId, balance, creditedCents, walletFaresCents, tipsCents = [], feesCents = [] }) {
+  const expected = creditedCents - [...walletFaresCents, ...tipsCents, ...feesCents].reduce((s, f) => s + f, 0);
   const actual = cents(balance);
-  return actual === expected ? [] : [`passenger ${userId}: wallet balance ${fmt(actual)}, expected ${fmt(expected)} (credited ${fmt(creditedCents)} − ${walletFaresCents.length} wallet fares − ${tipsCents.length} tips)`];
+  return actual === expected ? [] : [`passenger ${userId}: wallet balance ${fmt(actual)}, expected ${fmt(expected)} (credited ${fmt(creditedCents)} − ${walletFaresCents.length} wallet fares − ${tipsCents.length} tips − ${feesCents.length} cancellation fees)`];
 }
 
-function checkDriverWallet({ userId, balance, earningsItems, completedRides }) {
+function checkDriverWallet({ userId, balance, earningsItems, completedRides, feesCents = [] }) {
   const problems = [];
-  // Tips reach the wallet whatever the ride's payment method.
-  const walletEarnings = earningsItems.reduce((s, i) => s + (i.payment_method === 'wallet' ? cents(i.earning) : 0) + (i.tip ? cents(i.tip) : 0), 0);
+  // Cancellation fees reach the wallet too (rides that never completed, so in no earnings item).
+  const fees = feesCents.reduce((s, f) => s + f, 0);
+  // Wallet and card fares reach the wallet (less the commission); tips whatever the ride's payment method.
+  const walletEarnings = fees + earningsItems.reduce((s, i) => s + (i.payment_method !== 'cash' ? cents(i.earning) : 0) + (i.tip ? cents(i.tip) : 0), 0);
   const actual = cents(balance);
-  if (actual !== walletEarnings) problems.push(`driver ${userId}: wallet balance ${fmt(actual)}, but wallet earnings and tips add up to ${fmt(walletEarnings)}`);
+  if (actual !== walletEarnings) problems.push(`driver ${userId}: wallet balance ${fmt(actual)}, but wallet earnings, tips and fees add up to ${fmt(walletEarnings)}`);
   const byRide = new Map(earningsItems.map((i) => [i.ride_id, i]));
   for (const ride of completedRides) {
     const item = byRide.get(ride.rideId);

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * The simulated passengers: some get a credited wallet, each books ride after ride (estimate, maybe
+ * The simulated passengers: some get a credited wallet, some save a card, each books ride after ride (estimate, maybe
  * an offer, book, collect bids, accept, or cancel, or let it expire), shares, rates and tips. Every
  * answer is checked, and so is every event the service owes: bids, acceptance, status, cancellation,
  * and ride_requested to every driver the matcher must tell.
@@ -14,6 +14,8 @@ const WALLET_CREDIT = 150;
 /** Share of bookings made at the passenger's own price (offered_fare), and of completed rides tipped. */
 const OFFER_CHANCE = 0.2;
 const TIP_CHANCE = 0.3;
+/** Share of passengers who save a card when the run has a Stripe fake (o.confirmCard; o.cardChance overrides). */
+const CARD_CHANCE = 0.4;
 /** A rider tips only while the wallet keeps this much for the next wallet fares. */
 const TIP_RESERVE_CENTS = 6000;
 // Each credit is a CLI process (a Nest start-up, seconds on a busy machine): a few dozen wallets are
@@ -25,10 +27,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
 /**
  * ctx: { o, api, report, counters, notes, users, rides, drivers (the driver list), drive,
- * expectEvent, waitFor, act, now, trust, centre, scale, categoryId, inBatches, endAt() }.
+ * expectEvent, waitFor, act, now, trust, safety, centre, scale, categoryId, inBatches, endAt() }.
  */
 function createPassengers(ctx) {
-  const { o, api, report, counters, notes, users, rides, expectEvent, waitFor, act, now, trust, centre, scale } = ctx;
+  const { o, api, report, counters, notes, users, rides, expectEvent, waitFor, act, now, trust, safety, centre, scale } = ctx;
 
   /** Credits some wallets through the CLI while the rides run: a passenger pays cash until then. */
   const creditWallets = (passengers) => {
@@ -50,6 +52,21 @@ function createPassengers(ctx) {
       });
       if (ok === true) p.creditedCents = cents(WALLET_CREDIT);
       else if (failures++ === 0) notes.push(`wallet credit failed (${ok}); those passengers pay cash`);
+    });
+  };
+
+  /**
+   * With a Stripe fake beside the service (the demo's), some passengers save a card as an app does:
+   * a SetupIntent from the service, confirmed with a test card through the fake (Stripe's SDK).
+   */
+  const saveCards = (passengers) => {
+    if (!o.confirmCard) return Promise.resolve();
+    const cardUsers = passengers.filter((p) => p.rng.chance(o.cardChance ?? CARD_CHANCE));
+    return ctx.inBatches(cardUsers, 4, async (p) => {
+      const res = await api.call(p.base, 'POST', '/payments/cards/setup', { token: p.token, label: 'POST /payments/cards/setup', who: `passenger ${p.id}` });
+      if (!res.ok) return;
+      await o.confirmCard(res.body.setup_intent_id);
+      p.hasCard = true;
     });
   };
 
@@ -95,6 +112,14 @@ function createPassengers(ctx) {
     r.status = 'cancelled';
     r.outcome = 'cancelled';
     counters.cancelled++;
+    // A late cancel (after CANCELLATION_FREE_SECONDS) pays the fee to the driver: from the wallet or the card's hold.
+    const feeCents = res.body.cancellation_fee == null ? 0 : cents(res.body.cancellation_fee);
+    if (feeCents > 0) {
+      counters.fees = (counters.fees || 0) + 1;
+      if (r.paymentMethod === 'wallet') p.feesCents.push(feeCents);
+      const driver = users.get(r.driverId);
+      if (driver) driver.feesCents.push(feeCents);
+    }
     const match = (m) => m.type === 'ride_cancelled' && m.data.cancelled_by === 'passenger';
     expectEvent(p, 'ride_cancelled', r.id, match, res);
     if (r.driverId) expectEvent(users.get(r.driverId), 'ride_cancelled', r.id, match, res);
@@ -106,7 +131,7 @@ function createPassengers(ctx) {
     const payload = ridePayload(p);
     p.rides = (p.rides || 0) + 1;
     const estimate = await api.call(p.base, 'POST', '/rides/estimate', { token: p.token, body: payload, label: 'POST /rides/estimate', who: `passenger ${p.id}` });
-    const paymentMethod = p.creditedCents > 0 && p.rng.chance(0.6) ? 'wallet' : 'cash';
+    const paymentMethod = p.hasCard && p.rng.chance(0.6) ? 'card' : p.creditedCents > 0 && p.rng.chance(0.6) ? 'wallet' : 'cash';
     // Some riders name their own price: near the estimate, well above MIN_OFFER_PERCENT (70 %) of it.
     if (estimate.ok && p.rng.chance(OFFER_CHANCE)) payload.offered_fare = Math.round(estimate.body.breakdown.total * p.rng.between(0.85, 1.05) * 100) / 100;
     p.booking = { earlyBids: [] };
@@ -196,6 +221,7 @@ function createPassengers(ctx) {
     }
     const ended = waitFor(p, (m) => m.ride_id === r.id && ((m.type === 'ride_status_changed' && m.data.ride.status === 'completed') || m.type === 'ride_cancelled'), 90_000);
     await trust.shareTrip(p, r.id);
+    if (safety) await safety.maybeRaise(p, r);
     const done = await ended;
     if (!done) report('stuck-ride', `ride ${r.id} neither completed nor cancelled within 90 s of acceptance`);
     else if (done.type === 'ride_status_changed') {
@@ -206,6 +232,8 @@ function createPassengers(ctx) {
 
   /** Some riders with a credited wallet tip after the ride (cash rides too), keeping enough for their next fares. */
   const maybeTip = async (p, r) => {
+    // The wallet check counts tips against the wallet; a card ride's tip would go to the card.
+    if (r.paymentMethod === 'card') return;
     const spent = [...p.walletFaresCents, ...p.tipsCents].reduce((sum, c) => sum + c, 0) + (r.paymentMethod === 'wallet' ? r.fareCents : 0);
     const tipCents = Math.round(p.rng.between(1, 3) * 100);
     if (p.creditedCents - spent < tipCents + TIP_RESERVE_CENTS || !p.rng.chance(TIP_CHANCE)) return;
@@ -239,7 +267,7 @@ function createPassengers(ctx) {
     }
   };
 
-  return { creditWallets, ride };
+  return { creditWallets, saveCards, ride };
 }
 
 module.exports = { createPassengers };

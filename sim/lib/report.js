@@ -6,7 +6,7 @@ function formatSummary(result) {
   const c = result.counters;
   const lines = [];
   lines.push(`Simulation: ${result.users.passengers} passengers, ${result.users.drivers} drivers (${result.users.walletCredited} wallets credited), ${result.seconds.toFixed(0)} s (${(result.setupSeconds ?? 0).toFixed(0)} s of sign-ups)`);
-  lines.push(`Rides: requested ${c.requested}, accepted ${c.accepted}, completed ${c.completed} (${c.walletRidesCompleted} by wallet), cancelled ${c.cancelled}, expired ${c.expired}, unfinished ${c.inProgress}; bids ${c.bids}; tips ${c.tips ?? 0}; chat messages ${c.messages ?? 0}; booked for later ${c.scheduled || 0} (${c.scheduledCancelled || 0} cancelled)`);
+  lines.push(`Rides: requested ${c.requested}, accepted ${c.accepted}, completed ${c.completed} (${c.walletRidesCompleted} by wallet, ${c.cardRidesCompleted ?? 0} by card), cancelled ${c.cancelled}, expired ${c.expired}, unfinished ${c.inProgress}; bids ${c.bids}; tips ${c.tips ?? 0}; no-shows ${c.noShows ?? 0}; cancellation fees ${c.fees ?? 0}; chat messages ${c.messages ?? 0}; booked for later ${c.scheduled || 0} (${c.scheduledCancelled || 0} cancelled)`);
   lines.push(`Requests: ${c.requests} (${(c.requests / result.seconds).toFixed(1)}/s), 429 retried ${c.rateLimited}, 5xx ${c.serverErrors || 0}, errors ${c.errors}; pongs ${c.pongs}`);
   lines.push('', 'Endpoint latency', formatTable(result.endpoints));
   lines.push('', 'Event latency (request sent → WebSocket arrival)', formatTable(result.events));

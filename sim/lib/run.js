@@ -8,6 +8,7 @@ const { ApiClient } = require('./http');
 const { LiveSocket } = require('./live');
 const { createChat } = require('./chat');
 const { createTrust } = require('./trust');
+const { createSafety } = require('./safety');
 const { createInbox } = require('./inbox');
 const { createReceiverCheck } = require('./receivers');
 const { createDrivers } = require('./drivers');
@@ -53,6 +54,7 @@ async function runSimulation(opts) {
   const { expectEvent, waitFor } = inbox;
   const chat = createChat({ api, report, expectEvent, counters });
   const trust = createTrust({ api, report, expectEvent, users });
+  const safety = createSafety({ o, api, report, notes });
   const checkReceiver = createReceiverCheck({ report, chat, rides });
   const scale = Math.max(1, Math.sqrt(o.drivers / DEMO_DRIVERS));
   const inBatches = async (items, size, fn) => {
@@ -60,7 +62,7 @@ async function runSimulation(opts) {
     for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
     return out;
   };
-  const ctx = { o, api, report, counters, notes, users, rides, expectEvent, waitFor, act, now, chat, trust, centre: CENTRE, scale, nonce, inBatches, endAt: () => endAt };
+  const ctx = { o, api, report, counters, notes, users, rides, expectEvent, waitFor, act, now, chat, trust, safety, centre: CENTRE, scale, nonce, inBatches, endAt: () => endAt };
   const drivers = createDrivers(ctx);
   Object.assign(ctx, { drivers: drivers.list, drive: drivers.drive });
   const riders = createPassengers(ctx);
@@ -95,7 +97,7 @@ async function runSimulation(opts) {
     const user = {
       id: registered.body.user.id, role, index, base, phone, token: registered.body.access_token,
       rng: createRng(deriveSeed(o.seed, role === 'driver' ? 10_000 + index : index)),
-      inbox: new Map(), pending: new Set(), waiters: new Set(), beats: [], sent: [], path: [], bidRides: new Set(), openBids: new Map(), completed: [], walletFaresCents: [], tipsCents: [], creditedCents: 0,
+      inbox: new Map(), pending: new Set(), waiters: new Set(), beats: [], sent: [], path: [], bidRides: new Set(), openBids: new Map(), completed: [], walletFaresCents: [], tipsCents: [], feesCents: [], creditedCents: 0,
     };
     users.set(user.id, user);
     user.socket = new LiveSocket({ base, token: user.token, onMessage: (m, at) => onMessage(user, m, at), onProblem: (p) => report('websocket', `${role} ${user.id}: ${p}`) });
@@ -131,9 +133,11 @@ async function runSimulation(opts) {
   const driverUsers = (await inBatches([...Array(o.drivers).keys()], 4, (i) => signUp('driver', i))).filter(Boolean);
   await inBatches(driverUsers, 4, drivers.setUp);
   drivers.startHeartbeats();
+  await safety.setUp(bases[0], nonce);
   const passengers = (await inBatches([...Array(o.passengers).keys()], 4, (i) => signUp('passenger', i))).filter(Boolean);
   if (drivers.list.length + passengers.length < o.drivers + o.passengers) notes.push(`${o.drivers + o.passengers - drivers.list.length - passengers.length} sign-ups failed`);
   const credits = riders.creditWallets(passengers);
+  await riders.saveCards(passengers);
 
   const setupSeconds = (now() - t0) / 1000;
   endAt = now() + o.minutes * 60_000;
@@ -150,13 +154,16 @@ async function runSimulation(opts) {
     process.stderr.write(`${process.stderr.isTTY ? '\r' : ''}${progressLine()}\n`);
   }
   for (const u of users.values()) u.socket.close();
+  safety.close();
 
   if (counters.excused) notes.push(`${counters.excused} ride_requested not expected after all: the driver's next heartbeat put it out of reach before the service matched`);
   const walletRides = [...rides.values()].filter((r) => r.paymentMethod === 'wallet' && r.outcome === 'completed').length;
+  const cardRides = [...rides.values()].filter((r) => r.paymentMethod === 'card' && r.outcome === 'completed').length;
+  const cardBooked = [...rides.values()].filter((r) => r.paymentMethod === 'card').length;
   return {
     seconds: (now() - t0) / 1000,
     setupSeconds,
-    counters: { ...counters, inProgress: [...rides.values()].filter((r) => r.outcome === 'in_progress').length, walletRidesCompleted: walletRides, pongs: [...users.values()].reduce((s, u) => s + u.socket.pongs, 0) },
+    counters: { ...counters, inProgress: [...rides.values()].filter((r) => r.outcome === 'in_progress').length, walletRidesCompleted: walletRides, cardRidesCompleted: cardRides, cardRidesBooked: cardBooked, pongs: [...users.values()].reduce((s, u) => s + u.socket.pongs, 0) },
     users: { passengers: passengers.length, drivers: drivers.list.length, walletCredited: passengers.filter((p) => p.creditedCents > 0).length },
     endpoints: endpointLatency.summary(),
     events: eventLatency.summary(),
@@ -175,7 +182,7 @@ async function runSimulation(opts) {
 async function auditWallets({ api, report, rides, passengers, drivers }) {
   for (const p of passengers) {
     const w = await api.call(p.base, 'GET', '/wallet', { token: p.token, label: 'GET /wallet', who: `passenger ${p.id}` });
-    if (w.ok) for (const v of checkPassengerWallet({ userId: p.id, balance: w.body.balance, creditedCents: p.creditedCents, walletFaresCents: p.walletFaresCents, tipsCents: p.tipsCents })) report('money', v);
+    if (w.ok) for (const v of checkPassengerWallet({ userId: p.id, balance: w.body.balance, creditedCents: p.creditedCents, walletFaresCents: p.walletFaresCents, tipsCents: p.tipsCents, feesCents: p.feesCents })) report('money', v);
   }
   for (const d of drivers) {
     const w = await api.call(d.base, 'GET', '/wallet', { token: d.token, label: 'GET /wallet', who: `driver ${d.id}` });
@@ -186,7 +193,7 @@ async function auditWallets({ api, report, rides, passengers, drivers }) {
       items.push(...e.body.items);
       if (e.body.items.length < 100) break;
     }
-    if (w.ok) for (const v of checkDriverWallet({ userId: d.id, balance: w.body.balance, earningsItems: items, completedRides: d.completed.map((c) => ({ ...c, tipCents: rides.get(c.rideId)?.tipCents ?? null })) })) report('money', v);
+    if (w.ok) for (const v of checkDriverWallet({ userId: d.id, balance: w.body.balance, earningsItems: items, feesCents: d.feesCents, completedRides: d.completed.map((c) => ({ ...c, tipCents: rides.get(c.rideId)?.tipCents ?? null })) })) report('money', v);
   }
 }
 

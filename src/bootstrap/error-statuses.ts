@@ -10,6 +10,7 @@ import type { BidErrorCode } from '../modules/rides/bids/bids.errors';
 import type { ChatErrorCode } from '../modules/rides/chat/ride-chat.errors';
 import type { DriverErrorCode } from '../modules/drivers/drivers.errors';
 import type { TripSharingErrorCode } from '../modules/trip-sharing/trip-sharing.errors';
+import type { SafetyErrorCode } from '../modules/safety/safety.errors';
 
 export type AppErrorCode =
   | CommonErrorCode
@@ -22,7 +23,8 @@ export type AppErrorCode =
   | BidErrorCode
   | ChatErrorCode
   | DriverErrorCode
-  | TripSharingErrorCode;
+  | TripSharingErrorCode
+  | SafetyErrorCode;
 
 /**
  * Every error code a service may raise, and its HTTP status. A code without a row fails to compile.
@@ -110,9 +112,13 @@ export const ERROR_STATUS: Readonly<Record<AppErrorCode, HttpStatus>> = {
   RIDE_NOT_COMPLETED: HttpStatus.CONFLICT,
   TIP_ALREADY_PAID: HttpStatus.CONFLICT,
   TIP_WINDOW_CLOSED: HttpStatus.CONFLICT,
+  NO_SHOW_TOO_EARLY: HttpStatus.CONFLICT,
+  CASH_RIDE_NOT_REFUNDABLE: HttpStatus.CONFLICT,
   SCHEDULED_RIDE_LIMIT: HttpStatus.CONFLICT,
   RIDE_ALREADY_RATED: HttpStatus.CONFLICT,
   RATING_WINDOW_CLOSED: HttpStatus.CONFLICT,
+  WRONG_PIN: HttpStatus.BAD_REQUEST,
+  TOO_MANY_WRONG_PINS: HttpStatus.TOO_MANY_REQUESTS,
 
   BID_NOT_FOUND: HttpStatus.NOT_FOUND,
   BID_NOT_PENDING: HttpStatus.CONFLICT,
@@ -120,6 +126,11 @@ export const ERROR_STATUS: Readonly<Record<AppErrorCode, HttpStatus>> = {
   DRIVER_CANNOT_BID: HttpStatus.FORBIDDEN,
 
   CHAT_CLOSED: HttpStatus.CONFLICT,
+
+  SOS_RIDE_NOT_LIVE: HttpStatus.CONFLICT,
+  SOS_NOT_FOUND: HttpStatus.NOT_FOUND,
+  SOS_ALREADY_RESOLVED: HttpStatus.CONFLICT,
+  RIDE_CHECK_NOT_STARTED: HttpStatus.CONFLICT,
 
   DRIVER_NOT_FOUND: HttpStatus.NOT_FOUND,
   DOCUMENTS_MISSING: HttpStatus.CONFLICT,

@@ -22,6 +22,9 @@ const LIVE_EVENTS: Record<RideEventType, readonly [receivers: string, data: stri
   ride_tipped: ["the ride's driver, when the passenger tips", '`{tip, ride}`'],
   ride_rated: ['the rated party (driver or passenger)', '`{rating, ride}`'],
   driver_location: ["the passenger of the driver's non-final ride, at most once a second per ride", '`{driver_id, location}`'],
+  sos_raised: ['every operator with a live socket, when a passenger or driver raises an SOS (CONTRACT §14)', '`{sos, ride}` (the ride without its start PIN)'],
+  ride_check: ['passenger and driver of a started ride stopped RIDE_CHECK_STOP_MINUTES away from pickup and dropoff, once per stop', '`{reason: "long_stop"}`'],
+  payment_failed: ["operators' live sockets, when a card ride's hold lapsed at Stripe (`payment_status: \"failed\"`)", '`{ride}`'],
 };
 
 /** The event types in the order the explorer lists them. */

@@ -26,6 +26,7 @@ export const TAGS: ReadonlyArray<[string, string]> = [
   ['wallet', "The caller's wallet balance"],
   ['payments', "Saved cards (Stripe SetupIntents) and Stripe's webhook"],
   ['sharing', 'Trip sharing: a passenger hands out a link that shows the ride live without login'],
+  ['safety', 'Emergency contacts, SOS during a ride and the answer to a ride check (CONTRACT §14)'],
   ['health', 'Liveness and readiness probes'],
   [
     'operators',

@@ -13,6 +13,7 @@ import { API_DESCRIPTION } from './openapi-description';
 import { describeRouteGuards, documentResponses, refreshRideRequestExamples, RouteGuards, TAGS } from './openapi-responses';
 import { AppConfig } from '../config/app-config';
 import { REALTIME_PATH } from '../modules/realtime/realtime.gateway';
+import { CONSOLE_PATH } from './console';
 
 export const API_PREFIX = 'api/v1';
 /** Probes stay at the root, where load balancers and orchestrators look for them. */
@@ -29,7 +30,7 @@ export function startUpAddresses(host: string, port: number): string {
   const http = `http://${name}:${port}`;
   return (
     `Swagger UI ${http}/${DOCS_PATH} (OpenAPI ${http}/${DOCS_JSON_PATH}); the API under /${API_PREFIX}, e.g. ${http}/${API_PREFIX}/rides/categories; ` +
-    `health ${http}/health; live events ws://${name}:${port}${REALTIME_PATH}`
+    `health ${http}/health; operator console ${http}${CONSOLE_PATH}; live events ws://${name}:${port}${REALTIME_PATH}`
   );
 }
 

@@ -21,8 +21,10 @@ import { OTP_SENDERS, OtpSender } from '../modules/auth/otp/otp-sender';
   providers: [
     { provide: OTP_SENDERS, inject: [AppConfig], useFactory: otpSenders },
     { provide: PushGateway, inject: [AppConfig], useFactory: pushGateway },
+    // SOS texts (CONTRACT §14) go through the same SMS channel; null without SMS_PROVIDER.
+    { provide: SmsGateway, inject: [AppConfig], useFactory: ({ outreach }: AppConfig) => (outreach.sms ? smsGateway(outreach.sms) : null) },
   ],
-  exports: [OTP_SENDERS, PushGateway],
+  exports: [OTP_SENDERS, PushGateway, SmsGateway],
 })
 export class OutreachChannelsModule {}
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { toMinor } from '../common/money';
+import { isKnownTimeZone } from '../common/time-zone';
 import { ConfigError } from './config-error';
 import { OutreachConfig, OutreachEnv, parseOutreach } from './outreach-config';
 import { Env, readSettings, Setting } from './settings';
@@ -118,6 +119,12 @@ export class AppConfig {
   readonly ratingWindowDays!: number;
   @Setting.int(10, 1, 24 * 60)
   readonly rideRequestTtlMinutes!: number;
+  /** `night` PINs (CONTRACT §14) are for rides accepted from 21:00 to 06:00 here (an IANA zone). */
+  @Setting.string('UTC', { check: (zone) => (isKnownTimeZone(zone) ? undefined : 'must be an IANA time zone such as Europe/Berlin') })
+  readonly ridePinTimezone!: string;
+  /** A started ride's driver staying within 100 m this long, away from pickup and dropoff, asks both parties (§14). */
+  @Setting.number(5, 0.001, 24 * 60)
+  readonly rideCheckStopMinutes!: number;
   @Setting.int(15, 1, 3600)
   readonly rideExpirySweepSeconds!: number;
   /** How often each instance checks its open-requests index against the database (drift bound). */

@@ -187,6 +187,20 @@ describe('OpenAPI examples', () => {
       },
       AdminOperatorsController_add: (body, m, p) => call(m, p, fresh(body), admin.accessToken),
       AdminRidesController_cancel: async (body, m, p) => call(m, p.replace('{ride_id}', (await acceptedRide(t)).rideId), body, admin.accessToken),
+      AdminSosController_resolve: async (body, m, p) => {
+        const { passenger: rider, rideId } = await acceptedRide(t);
+        const sos = await call('post', `/api/v1/rides/${rideId}/sos`, {}, rider.accessToken);
+        return call(m, p.replace('{id}', String(JSON.parse(sos.body).id)), body, admin.accessToken);
+      },
+      EmergencyContactsController_put: (body, m, p) => call(m, p, body, passenger.accessToken),
+      SosController_raise: async (body, m, p) => {
+        const { passenger: rider, rideId } = await acceptedRide(t);
+        return call(m, p.replace('{ride_id}', rideId), body, rider.accessToken);
+      },
+      SosController_answer: async (body, m, p) => {
+        const { passenger: rider, rideId } = await acceptedRide(t);
+        return call(m, p.replace('{ride_id}', rideId), body, rider.accessToken);
+      },
       AdminPromoCodesController_create: (body, m, p) => call(m, p, { ...body, code: `EX-${freshPhone().slice(-9)}` }, admin.accessToken),
       AdminPromoCodesController_update: async (body, m, p) => {
         const code = `EX-${freshPhone().slice(-9)}`;
@@ -201,6 +215,12 @@ describe('OpenAPI examples', () => {
       AdminDriversController_reinstate: async (body, m, p) => call(m, p.replace('{id}', String((await createUser(t, { role: 'driver', driverStatus: 'suspended' })).id)), body, admin.accessToken),
       AdminWalletsController_adjust: async (body, m, p) => call(m, p.replace('{user_id}', String((await createUser(t, { walletBalanceMinor: 100_000 })).id)), body, admin.accessToken),
       AdminOperatorsController_remove: async (body, m, p) => call(m, p.replace('{id}', String((await createOperator(t, 'support')).id)), body, admin.accessToken),
+      AdminRideRefundsController_refund: async (body, m, p) => {
+        const owner = await createUser(t, { walletBalanceMinor: 100_000 });
+        const { driver, rideId } = await acceptedRide(t, { passenger: owner, payment: 'wallet' });
+        for (const status of ['driver_arrived', 'started', 'completed']) await setStatus(t, driver, rideId, status);
+        return call(m, p.replace('{ride_id}', rideId), body, admin.accessToken);
+      },
       // A completed ride per body: each side rates a ride once.
       RideRatingsController_rate: async (body, m, p) => {
         const { passenger: rider, driver, rideId } = await acceptedRide(t);

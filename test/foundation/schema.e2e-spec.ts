@@ -32,6 +32,8 @@ describe('entities and migrations', () => {
     'ride_ratings',
     'ride_share_links',
     'rides',
+    'sos_alerts',
+    'sos_texts',
     'stripe_webhook_events',
     'users',
     'vehicle_categories',

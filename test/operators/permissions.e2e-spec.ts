@@ -76,6 +76,8 @@ describe('operator permissions: one table, enforced on every admin route', () =>
         'GET /admin/promo-codes read',
         'POST /admin/promo-codes promo_codes.write',
         'PATCH /admin/promo-codes/:code promo_codes.write',
+        'GET /admin/sos read',
+        'POST /admin/sos/:id/resolve sos.resolve',
         'GET /admin/live read',
       ]),
     );

@@ -2,6 +2,7 @@ import { PaymentsService } from '../../src/modules/payments/payments.service';
 import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { api } from './payments-helpers';
+import { bookingBody } from '../rides/ride-helpers';
 
 /** Without STRIPE_SECRET_KEY (CONTRACT §12): every card endpoint is a 400, so are payouts and the webhook. */
 describe('payments without Stripe configured', () => {
@@ -19,6 +20,7 @@ describe('payments without Stripe configured', () => {
       ['GET', '/payments/cards', undefined],
       ['PUT', '/payments/cards/default', { card_id: 'pm_1' }],
       ['DELETE', '/payments/cards/pm_1', undefined],
+      ['POST', '/rides/book', bookingBody({ payment_method: 'card' })],
     ] as const) {
       const res = await api(t, passenger, method, url, body);
       expect([url, res.statusCode, res.json()]).toEqual([url, 400, { statusCode: 400, error: 'Bad Request', message: 'Card payments are not available' }]);

@@ -1,29 +1,8 @@
-import { Global, Injectable, Module } from '@nestjs/common';
 import { Client } from 'pg';
-import type { EntityManager } from 'typeorm';
 import { EventBus } from '../../src/common/events/event-bus';
-import { ChargeRefundedEvent, HoldCanceledEvent, RidePaymentEventsPort } from '../../src/modules/payments/ride-payment-events.port';
 import { createUser } from '../support/factories';
 import { waitFor } from '../support/wait';
 import { api, PaymentsWorld, saveCard, startPaymentsApp } from './payments-helpers';
-
-/** What the port would tell rides, recorded (phase 2 binds the real one). */
-@Injectable()
-class RecordingRidePaymentEvents extends RidePaymentEventsPort {
-  static calls: Array<[string, HoldCanceledEvent | ChargeRefundedEvent]> = [];
-  async holdCanceled(event: HoldCanceledEvent, manager: EntityManager): Promise<void> {
-    await manager.query('SELECT 1');
-    RecordingRidePaymentEvents.calls.push(['holdCanceled', event]);
-  }
-  async chargeRefunded(event: ChargeRefundedEvent, manager: EntityManager): Promise<void> {
-    await manager.query('SELECT 1');
-    RecordingRidePaymentEvents.calls.push(['chargeRefunded', event]);
-  }
-}
-
-@Global()
-@Module({ providers: [{ provide: RidePaymentEventsPort, useClass: RecordingRidePaymentEvents }], exports: [RidePaymentEventsPort] })
-class RecordingPortModule {}
 
 /** CONTRACT §12 "Webhooks": signed raw bodies, each event applied once, the events it names. */
 describe('Stripe webhooks', () => {
@@ -148,39 +127,5 @@ describe('Stripe webhooks', () => {
     }
     await waitFor('the event', () => published.length > 0);
     expect(published).toEqual([{ driver_id: driverId, payouts_enabled: true }]);
-  });
-});
-
-describe('Stripe webhooks that change a ride (told to rides through RidePaymentEventsPort)', () => {
-  let w: PaymentsWorld;
-
-  beforeAll(async () => {
-    const { startStripeFake } = await import('../fakes/stripe-fake');
-    const fake = await startStripeFake();
-    const { startTestApp } = await import('../support/test-app');
-    const t = await startTestApp({
-      modules: [RecordingPortModule],
-      env: { STRIPE_SECRET_KEY: fake.secretKey, STRIPE_WEBHOOK_SECRET: fake.webhookSecret, STRIPE_API_BASE: fake.url },
-    });
-    w = { t, fake, webhookUrl: `${t.baseUrl}/api/v1/payments/stripe/webhook`, close: async () => (await t.close(), await fake.close()) };
-  });
-  afterAll(() => w.close());
-
-  it('payment_intent.canceled and charge.refunded reach the port once each, with the ride id', async () => {
-    RecordingRidePaymentEvents.calls = [];
-    const canceled = w.fake.event('payment_intent.canceled', { id: 'pi_1', object: 'payment_intent', status: 'canceled', metadata: { ride_id: 'r-1' } });
-    const refunded = w.fake.event('charge.refunded', {
-      id: 'ch_1',
-      object: 'charge',
-      payment_intent: 'pi_2',
-      amount_refunded: 700,
-      metadata: { ride_id: 'r-2' },
-      refunds: { object: 'list', data: [{ id: 're_1', amount: 500 }, { id: 're_2', amount: 200 }] },
-    });
-    for (const event of [canceled, refunded, canceled, refunded]) expect((await w.fake.sendWebhook(w.webhookUrl, event)).status).toBe(200);
-    expect(RecordingRidePaymentEvents.calls).toEqual([
-      ['holdCanceled', { rideId: 'r-1', paymentIntentId: 'pi_1' }],
-      ['chargeRefunded', { rideId: 'r-2', paymentIntentId: 'pi_2', amountRefundedMinor: 700, refunds: [{ id: 're_1', amountMinor: 500 }, { id: 're_2', amountMinor: 200 }] }],
-    ]);
   });
 });

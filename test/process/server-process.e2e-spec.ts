@@ -73,7 +73,7 @@ async function expectEveryAddressServed(server: Server): Promise<void> {
   const line = server.output().split('\n').find((l) => l.includes('Listening on'));
   expect(line).toBeDefined();
   const urls = [...line!.matchAll(/(https?|ws):\/\/[^\s,;)"]+/g)].map((m) => m[0]);
-  expect(urls.map((u) => new URL(u).pathname)).toEqual(['/docs', '/docs-json', '/api/v1/rides/categories', '/health', '/api/v1/ws/rides/live']);
+  expect(urls.map((u) => new URL(u).pathname)).toEqual(['/docs', '/docs-json', '/api/v1/rides/categories', '/health', '/console', '/api/v1/ws/rides/live']);
   for (const url of urls) {
     const local = url.replace('localhost', '127.0.0.1');
     if (url.startsWith('ws:')) {

@@ -199,7 +199,9 @@ describe('live channel: connection, protocol and protection', () => {
       });
 
       bus.publish('bid.submitted', { ride_id: 'r-3', passenger_id: other.id, driver_id: 1, bid: partialBid({ id: 'b-3' }) });
-      expect((await bystander.next('bid_submitted')).ride_id).toBe('r-3');
+      // Megabytes were just written for the slow client: on a starved machine the process may need longer
+      // than the usual 5 s to get round to this frame; what matters is that it arrives.
+      expect((await bystander.next('bid_submitted', 30_000)).ride_id).toBe('r-3');
       (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
       const closed = await slow.closed;
       expect([1006, 1013]).toContain(closed.code);

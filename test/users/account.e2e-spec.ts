@@ -62,8 +62,10 @@ describe('me, profile, account deletion, blocking', () => {
       const res = await get(t, '/api/v1/auth/me', user.accessToken);
       expect(res.statusCode).toBe(200);
       const body = res.json();
-      expect(Object.keys(body).sort()).toEqual([...PUBLIC_FIELDS, 'wallet'].sort());
+      // ride_pin: the start-PIN setting (CONTRACT §14), the user's own.
+      expect(Object.keys(body).sort()).toEqual([...PUBLIC_FIELDS, 'wallet', 'ride_pin'].sort());
       expect(body.wallet).toEqual({ balance: 12.34, currency: 'USD' });
+      expect(body.ride_pin).toBe('off');
       expect(body).toMatchObject({ id: user.id, phone: user.phone, email: user.email, role: 'passenger' });
     });
 

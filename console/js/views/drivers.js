@@ -1,4 +1,4 @@
-import { fileUrl, items } from '../api.js';
+import { api, fileUrl, items } from '../api.js';
 import { actionForm, load, section, status } from '../components.js';
 import { h, personName, show, when } from '../dom.js';
 
@@ -33,31 +33,42 @@ export function driversView(main) {
   void refresh();
 }
 
+/** A driver record names its user by id (the driver's id in every /admin/drivers path); the name comes from the user. */
 function driverCard(driver, refresh) {
-  const user = driver.user ?? driver;
+  const id = driver.user_id ?? driver.id;
   const docs = h('div', { class: 'documents' });
   const preview = h('div', { class: 'preview' });
+  const title = h('span', {}, `Driver ${id}`);
+  const contact = h('span', {});
+  const vehicle = [driver.vehicle_color, driver.vehicle_make, driver.vehicle_model, driver.vehicle_year].filter(Boolean).join(' ');
   const card = h(
     'article',
-    { class: 'driver card', dataset: { driverId: driver.id } },
-    h('h3', {}, personName(user), h('span', { class: `badge ${driver.status}` }, driver.status ?? '')),
+    { class: 'driver card', dataset: { driverId: id } },
+    h('h3', {}, title, h('span', { class: `badge ${driver.status}` }, driver.status ?? '')),
     h(
       'p',
       { class: 'muted' },
+      contact,
       [
-        user.phone,
-        user.email,
-        driver.vehicle_category?.name ?? (driver.vehicle_category_id && `category ${driver.vehicle_category_id}`),
-        `since ${when(driver.created_at ?? user.created_at)}`,
+        vehicle,
+        driver.vehicle_plate && `plate ${driver.vehicle_plate}`,
+        driver.license_number && `licence no. ${driver.license_number}`,
+        driver.vehicle_category_id && `category ${driver.vehicle_category_id}`,
       ]
         .filter(Boolean)
         .join(' · '),
     ),
     docs,
     preview,
-    h('div', { class: 'actions' }, actions(driver, refresh)),
+    h('div', { class: 'actions' }, actions({ ...driver, id }, refresh)),
   );
-  void load(docs, `/admin/drivers/${driver.id}/documents`, 'The document list', (body) => documentList(items(body), preview));
+  void api('GET', `/admin/users/${id}`).then((answer) => {
+    const user = answer.ok ? (answer.body.user ?? answer.body) : null;
+    if (!user) return;
+    title.textContent = `${personName(user)} (#${id})`;
+    contact.textContent = `${[user.phone, user.email].filter(Boolean).join(' · ')} · `;
+  });
+  void load(docs, `/admin/drivers/${id}/documents`, 'The document list', (body) => documentList(items(body), preview));
   return card;
 }
 
@@ -85,11 +96,12 @@ async function open(doc, preview) {
   note.say('Fetching…', 'busy');
   const file = await fileUrl(`/admin/documents/${doc.id}/file`);
   if (!file.url) return note.say(file.message, 'error');
-  const link = h(
-    'a',
-    { href: file.url, target: '_blank', rel: 'noopener', download: `${doc.kind}-${doc.id}` },
-    'Open in a new tab / download',
-  );
+  const ext = { 'image/jpeg': '.jpg', 'image/png': '.png', 'application/pdf': '.pdf' }[file.type] ?? '';
+  const links = [
+    h('a', { href: file.url, target: '_blank', rel: 'noopener' }, 'Open in a new tab'),
+    ' · ',
+    h('a', { href: file.url, download: `${doc.kind}-${doc.id}${ext}` }, 'Download'),
+  ];
   show(
     preview,
     h('h4', {}, KINDS[doc.kind] ?? doc.kind),
@@ -99,7 +111,7 @@ async function open(doc, preview) {
     h(
       'p',
       {},
-      link,
+      links,
       ' ',
       h('button', { type: 'button', class: 'quiet', onclick: () => (URL.revokeObjectURL(file.url), show(preview)) }, 'Close'),
     ),

@@ -6,7 +6,6 @@ const EVERY_MS = 5000;
 const WIDTH = 960;
 const HEIGHT = 560;
 const TILE = 256;
-const WORLD = 'min_latitude=-85&min_longitude=-180&max_latitude=85&max_longitude=180';
 
 let settings = null;
 const tileUrl = async () => {
@@ -29,7 +28,7 @@ export function liveView(main) {
   main.append(section('Live map', summary, map, legend()));
   let stopped = false;
   const tick = async () => {
-    const answer = await api('GET', `/admin/live?${WORLD}`);
+    const answer = await api('GET', '/admin/live');
     if (stopped) return;
     if (!answer.ok) {
       summary.textContent = problem(answer, 'The live view');
@@ -86,7 +85,7 @@ function draw(drivers, requests, tiles) {
       const p = at(d);
       return s(
         'circle',
-        { cx: p.x, cy: p.y, r: 6, class: `driver ${d.ride_id ? 'busy' : 'free'}` },
+        { cx: p.x, cy: p.y, r: 6, class: `driver ${d.status}` },
         s('title', {}, `Driver ${d.id}, ${d.status}${d.ride_id ? `, ride ${d.ride_id}` : ''}, seen ${when(d.at)}`),
       );
     }),
@@ -134,13 +133,15 @@ function legend() {
   return h(
     'p',
     { class: 'legend' },
-    item(
-      mark('driver free', (c) => s('circle', { r: 5, class: c })),
-      'driver, free',
-    ),
-    item(
-      mark('driver busy', (c) => s('circle', { r: 5, class: c })),
-      'driver on a ride',
+    [
+      ['available', 'driver, available'],
+      ['on_ride', 'driver on a ride'],
+      ['offline', 'driver, offline'],
+    ].map(([status, label]) =>
+      item(
+        mark(`driver ${status}`, (c) => s('circle', { r: 5, class: c })),
+        label,
+      ),
     ),
     item(
       mark('request', (c) => s('rect', { x: -4, y: -4, width: 8, height: 8, class: c, transform: 'rotate(45)' })),

@@ -15,10 +15,11 @@ export function sosView(main) {
           [
             'By',
             (a) =>
-              typeof a.raised_by === 'object' && a.raised_by
-                ? `${a.raised_by.role ?? ''} ${a.raised_by.id ?? ''}`
-                : String(a.raised_by ?? '—'),
+              [a.raised_by, a.raised_by_user_id && `#${a.raised_by_user_id}`, a.source === 'ride_check' && '(ride check)']
+                .filter(Boolean)
+                .join(' ') || '—',
           ],
+          ['Contacts texted', (a) => textsSummary(a.texts)],
           [
             'Where',
             (a) =>
@@ -46,4 +47,19 @@ export function sosView(main) {
   // A reason being typed is not wiped by the next reload.
   const timer = setInterval(() => [...list.querySelectorAll('input')].some((i) => i.value) || refresh(), 10_000);
   return () => clearInterval(timer);
+}
+
+/** How the SMS to the raiser's emergency contacts went: "2 sent, 1 failed" (a failure's reason on hover). */
+function textsSummary(texts) {
+  if (!Array.isArray(texts) || !texts.length) return 'none';
+  const counts = {};
+  for (const text of texts) counts[text.status] = (counts[text.status] ?? 0) + 1;
+  const failed = texts.filter((text) => text.last_error).map((text) => `${text.name}: ${text.last_error}`);
+  return h(
+    'span',
+    { title: failed.join('\n') || undefined },
+    Object.entries(counts)
+      .map(([status, n]) => `${n} ${status}`)
+      .join(', '),
+  );
 }

@@ -2,7 +2,7 @@ import { items } from '../api.js';
 import { actionForm, fieldList, load, section } from '../components.js';
 import { h, money, personName, show, table, when } from '../dom.js';
 
-/** Find a user by phone, e-mail or name; open one: wallet, driver record, block or unblock. */
+/** Find a user by phone, e-mail or name; open one: wallet, driver record, block or unblock, adjust the wallet. */
 export function usersView(main) {
   const results = h('div', { id: 'users-list' });
   const detail = h('div', { id: 'user-detail' });
@@ -72,5 +72,24 @@ function userCard(body, refresh) {
           send: (v) => ({ method: 'POST', path: `/admin/users/${user.id}/block`, body: { reason: v.reason } }),
           done: refresh,
         }),
+    wallet
+      ? h(
+          'details',
+          {},
+          h('summary', {}, 'Adjust the wallet'),
+          h('p', { class: 'muted' }, "A signed amount against the platform's ledger account (never below zero)."),
+          actionForm({
+            name: 'adjust-wallet',
+            label: 'Adjust',
+            fields: [{ name: 'amount', label: `Amount (${wallet.currency})`, type: 'number', step: '0.01' }],
+            send: (v) => ({
+              method: 'POST',
+              path: `/admin/wallets/${user.id}/adjust`,
+              body: { amount: Number(v.amount), reason: v.reason },
+            }),
+            done: refresh,
+          }),
+        )
+      : null,
   );
 }

@@ -29,6 +29,8 @@ export interface Field<V, R extends object> {
   /** The SELECT-list item (`r.ride_code`, `pu.first_name AS p_first_name`); none for a jsonb path. */
   readonly select?: string;
   readonly api: ApiFacts;
+  /** The one audience that sees the value; every other reader gets null (see `only`). */
+  readonly audience?: string;
   /** Type carrier only; never set. */
   readonly types?: { view: V; row: R };
 }
@@ -131,6 +133,15 @@ export function nullable<V, R extends object>(field: Field<V, R>, doc: FieldDoc 
   return { ...field, api: { ...field.api, ...doc, nullable: true } } as Field<V | null, { [K in keyof R]: R[K] | null }>;
 }
 
+/**
+ * The field's value is for `audience` alone (the ride's start PIN: its passenger); every other
+ * reader's copy has null there, in the SELECT list they read (`columnsFor`) and in a view already
+ * built (`viewFor`). Declared here, so that no endpoint or event has to remember it.
+ */
+export function only<V, R extends object>(audience: string, field: Field<V | null, R>): Field<V | null, R> {
+  return { ...field, audience, api: { ...field.api, nullable: true } };
+}
+
 /** Documents a field (example, description) without changing it. */
 export function doc<V, R extends object>(field: Field<V, R>, more: FieldDoc): Field<V, R> {
   return { ...field, api: { ...field.api, ...more } };
@@ -172,8 +183,11 @@ export function shapeOf<G extends Group<Fields, boolean>>(root: G): ObjectSpec<V
   return spec(root) as unknown as ObjectSpec<ViewOfGroup<G>, RowOf<G>>;
 }
 
-/** The SELECT list: every column the fields read, once each (two fields naming one alias must agree). */
-export function selectListOf(root: Group<Fields, boolean>): string {
+/**
+ * The SELECT list: every column the fields read, once each (two fields naming one alias must agree).
+ * With `reader` (an audience, or null for none), the fields of other audiences are selected as NULL.
+ */
+export function selectListOf(root: Group<Fields, boolean>, reader?: string | null): string {
   const items = new Map<string, string>();
   const visit = (node: Node): void => {
     if (node.kind === 'group') {
@@ -183,9 +197,11 @@ export function selectListOf(root: Group<Fields, boolean>): string {
     }
     if (node.select === undefined) return;
     const alias = node.from[0];
+    const hidden = reader !== undefined && node.audience !== undefined && node.audience !== reader;
+    const select = hidden ? `NULL AS ${alias}` : node.select;
     const seen = items.get(alias);
-    if (seen !== undefined && seen !== node.select) throw new Error(`read-model: ${alias} is selected as both ${seen} and ${node.select}`);
-    items.set(alias, node.select);
+    if (seen !== undefined && seen !== select) throw new Error(`read-model: ${alias} is selected as both ${seen} and ${select}`);
+    items.set(alias, select);
   };
   visit(root);
   return [...items.values()].join(', ');
@@ -197,9 +213,42 @@ export interface ReadModel<G extends Group<Fields, false>> {
   /** `SELECT ${columns} ${from} WHERE …` */
   readonly columns: string;
   readonly toJson: (row: RowOf<G>) => ViewOfGroup<G>;
+  /** The SELECT list as `audience` (null: no audience) may read it: other audiences' fields are NULL. */
+  readonly columnsFor: (audience: string | null) => string;
+  /** The view as `audience` may see it: the same object when nothing in it is another audience's, else a copy with those fields null. */
+  readonly viewFor: (view: ViewOfGroup<G>, audience?: string) => ViewOfGroup<G>;
+}
+
+/** The key paths of the fields `only` gave an audience, with that audience. */
+function restrictedPaths(node: Node, path: readonly string[] = []): Array<{ path: readonly string[]; audience: string }> {
+  if (node.kind === 'field') return node.audience === undefined ? [] : [{ path, audience: node.audience }];
+  return Object.entries(node.fields).flatMap(([key, child]) => restrictedPaths(child, [...path, key]));
+}
+
+/** A copy of `value` with the value at `path` null (objects along the way copied, the rest shared). */
+function withNullAt(value: Record<string, unknown>, path: readonly string[]): Record<string, unknown> {
+  const [key, ...rest] = path as [string, ...string[]];
+  const inner = value[key];
+  if (rest.length === 0) return { ...value, [key]: null };
+  if (inner === null || typeof inner !== 'object') return value;
+  return { ...value, [key]: withNullAt(inner as Record<string, unknown>, rest) };
+}
+
+function valueAt(value: unknown, path: readonly string[]): unknown {
+  let at = value;
+  for (const key of path) at = at === null || typeof at !== 'object' ? undefined : (at as Record<string, unknown>)[key];
+  return at;
 }
 
 export function readModel<G extends Group<Fields, false>>(root: G): ReadModel<G> {
   const shape = shapeOf(root);
-  return { root, shape, columns: selectListOf(root), toJson: compileJsonShape(shape) };
+  const restricted = restrictedPaths(root);
+  const viewFor = (view: ViewOfGroup<G>, audience?: string): ViewOfGroup<G> => {
+    let out = view as Record<string, unknown>;
+    for (const field of restricted) {
+      if (field.audience !== audience && valueAt(out, field.path) != null) out = withNullAt(out, field.path);
+    }
+    return out as ViewOfGroup<G>;
+  };
+  return { root, shape, columns: selectListOf(root), toJson: compileJsonShape(shape), columnsFor: (audience) => selectListOf(root, audience), viewFor };
 }

@@ -13,7 +13,11 @@ import { RideShareLinks1763800014010 } from './1763800014010-ride-share-links';
 import { CreateRideMessages1763800015000 } from './1763800015000-create-ride-messages';
 import { CreatePayments1763800017000 } from './1763800017000-create-payments';
 import { OperatorsAndAudit1763800018000 } from './1763800018000-operators-and-audit';
+import { RideCardPayments1763900100000 } from './1763900100000-ride-card-payments';
 import { DriverDocuments1763900200000 } from './1763900200000-driver-documents';
+import { RidePin1763900300000 } from './1763900300000-ride-pin';
+import { EmergencyContacts1763900300100 } from './1763900300100-emergency-contacts';
+import { SosAlerts1763900300200 } from './1763900300200-sos-alerts';
 import { OperatorRideCancel1763900600000 } from './1763900600000-operator-ride-cancel';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
@@ -33,6 +37,10 @@ export const MIGRATIONS = [
   CreateRideMessages1763800015000,
   CreatePayments1763800017000,
   OperatorsAndAudit1763800018000,
+  RideCardPayments1763900100000,
   DriverDocuments1763900200000,
+  RidePin1763900300000,
+  EmergencyContacts1763900300100,
+  SosAlerts1763900300200,
   OperatorRideCancel1763900600000,
 ];

@@ -3,10 +3,10 @@ import { CardsService } from './cards/cards.service';
 import { PayoutsService } from './payouts/payouts.service';
 import { CardPaymentsRepository } from './ride-payments/card-payments.repository';
 import { CaptureOutcome, CardHold, RideCardPaymentsService } from './ride-payments/ride-card-payments.service';
-import { RefundRequest, RefundsService, RefundView } from './ride-payments/refunds.service';
+import { RefundRequest, RefundsService, RefundTotals, RefundView } from './ride-payments/refunds.service';
 import { StripeAccess } from './stripe/stripe-access';
 
-export type { CaptureOutcome, CardHold, RefundRequest, RefundView };
+export type { CaptureOutcome, CardHold, RefundRequest, RefundTotals, RefundView };
 
 /** What a ride's card payment stands at (phase 2 derives the ride's `payment_status` from it). */
 export interface RideCardPaymentSummary {

@@ -13,7 +13,12 @@ export interface ChargeRefundedEvent {
   /** The total refunded on this charge so far, and each refund Stripe made. */
   amountRefundedMinor: number;
   refunds: Array<{ id: string; amountMinor: number }>;
+  /** The ride's totals once the refunds made elsewhere are recorded: what its passenger paid, and what was refunded in all. */
+  ride?: { paidMinor: number; refundedMinor: number };
 }
+
+/** What the port asks to do once the webhook's transaction has committed (announce the change). */
+export type AfterCommit = () => void | Promise<void>;
 
 /**
  * How payments tells rides what Stripe did to a ride's money. Rides come after payments in the
@@ -23,6 +28,6 @@ export interface ChargeRefundedEvent {
  * the webhook's transaction, the one that records the event id, so its effect happens once.
  */
 export abstract class RidePaymentEventsPort {
-  abstract holdCanceled(event: HoldCanceledEvent, manager: EntityManager): Promise<void>;
-  abstract chargeRefunded(event: ChargeRefundedEvent, manager: EntityManager): Promise<void>;
+  abstract holdCanceled(event: HoldCanceledEvent, manager: EntityManager): Promise<AfterCommit | void>;
+  abstract chargeRefunded(event: ChargeRefundedEvent, manager: EntityManager): Promise<AfterCommit | void>;
 }

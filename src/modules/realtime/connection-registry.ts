@@ -12,6 +12,8 @@ import { SharedFrame } from './ws-frames';
 export class ConnectionRegistry {
   private readonly byUser = new Map<number, Set<LiveConnection>>();
   private connectedDrivers = 0;
+  /** Operators with a live socket here: the operators audience of the routing table (`sos_raised`, `payment_failed`). */
+  private readonly operators = new Set<number>();
   private readonly queue: Delivery[] = [];
   private draining = false;
 
@@ -33,6 +35,7 @@ export class ConnectionRegistry {
     set.add(connection);
     this.metrics.openSockets.inc();
     if (user.role === 'driver') this.connectedDrivers += 1;
+    if (user.role === 'operator') this.operators.add(user.id);
   }
 
   remove(connection: LiveConnection): void {
@@ -44,8 +47,14 @@ export class ConnectionRegistry {
     if (user.role === 'driver') this.connectedDrivers -= 1;
     if (set.size === 0) {
       this.byUser.delete(user.id);
+      this.operators.delete(user.id);
       this.presence.offline(user.id);
     }
+  }
+
+  /** The operators with a live connection on this instance. */
+  operatorIds(): number[] {
+    return [...this.operators];
   }
 
   /** The user's live connections on this instance (empty when none). */

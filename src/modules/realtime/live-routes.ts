@@ -24,11 +24,17 @@ export interface DriversNear {
   point: GeoPoint;
 }
 
+/** Every operator with a live socket (each instance its own): an audience, not a list of ids. */
+export interface Operators {
+  readonly operators: true;
+}
+export const OPERATORS: Operators = { operators: true };
+
 export interface LiveMessage {
   type: RoutedType;
   rideId: string;
-  /** User ids (nulls skipped), or the matcher's lookup (resolved at most once per message on an instance). */
-  to: ReadonlyArray<number | null> | DriversNear;
+  /** User ids (nulls skipped), the matcher's lookup (resolved at most once per message on an instance), or the operators. */
+  to: ReadonlyArray<number | null> | DriversNear | Operators;
   data: JsonObject;
   /** Written only when a push goes out, off the socket path. */
   push: () => PushText;
@@ -41,7 +47,11 @@ type Route<K extends DomainEventName> = (event: DomainEventMap[K]) => LiveMessag
 type LiveRoutes = { readonly [K in DomainEventName]?: Route<K> };
 
 export function isDriversNear(to: LiveMessage['to']): to is DriversNear {
-  return !Array.isArray(to);
+  return !Array.isArray(to) && 'categoryId' in to;
+}
+
+export function isOperators(to: LiveMessage['to']): to is Operators {
+  return !Array.isArray(to) && 'operators' in to;
 }
 
 export const LIVE_ROUTES = {
@@ -50,6 +60,12 @@ export const LIVE_ROUTES = {
   // A raised offer is announced like a new request, to the drivers the matcher would tell now (CONTRACT §11).
   'ride.offer_raised': (e) =>
     newRequest(e, () => ({ title: 'Offer raised', body: `Now ${e.ride.offered_fare?.toFixed(2)} ${e.ride.currency}. Pickup: ${e.ride.pickup.address}.` })),
+
+  // A card ride's hold lapsed at Stripe (CONTRACT §13: operators' live sockets); other money changes are not routed.
+  'ride.payment_changed': (e) =>
+    e.failed
+      ? [{ type: 'payment_failed', rideId: e.ride_id, to: OPERATORS, data: { ride: e.ride }, push: () => ({ title: 'Payment failed', body: `Ride ${e.ride.ride_code}` }) }]
+      : [],
 
   'ride.tipped': (e) => [
     {
@@ -163,6 +179,27 @@ export const LIVE_ROUTES = {
       to: [e.recipient_id],
       data: { message: e.message },
       push: () => ({ title: e.sender_role === 'driver' ? 'Message from your driver' : 'Message from your passenger', body: preview(e.message.text) }),
+    },
+  ],
+
+  // CONTRACT §14: operators only (the ride as no passenger sees it: no start PIN).
+  'sos.raised': (e) => [
+    {
+      type: 'sos_raised',
+      rideId: e.ride.id,
+      to: OPERATORS,
+      data: { sos: e.sos, ride: e.ride },
+      push: () => ({ title: 'SOS raised', body: `Ride ${e.ride.ride_code}: the ${e.sos.raised_by} raised an SOS.` }),
+    },
+  ],
+
+  'ride.check_requested': (e) => [
+    {
+      type: 'ride_check',
+      rideId: e.ride_id,
+      to: [e.passenger_id, e.driver_id],
+      data: { reason: e.reason },
+      push: () => ({ title: 'Is everything OK?', body: 'Your ride has been stopped for a while. Tap to let us know you are safe.' }),
     },
   ],
 

@@ -15,7 +15,10 @@ export type RideEventType =
   | 'driver_location'
   | 'chat_message'
   | 'ride_tipped'
-  | 'ride_rated';
+  | 'ride_rated'
+  | 'sos_raised'
+  | 'ride_check'
+  | 'payment_failed';
 
 export interface RideEventMessage {
   type: RideEventType;

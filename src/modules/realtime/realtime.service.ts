@@ -5,9 +5,11 @@ import type { DomainEventMap, EventMeta } from '../../common/events/domain-event
 import { OnDomainEvent } from '../../common/events/on-domain-event';
 import { Metrics } from '../../common/metrics/metrics';
 import { AppConfig } from '../../config/app-config';
+import { rideViewFor } from '../rides/ride-audience';
+import type { RideResponseDto as RideView } from '../rides/dto/ride-response.dto';
 import { isFinalStatus } from '../rides/ride-status';
 import { ConnectionRegistry } from './connection-registry';
-import { isDriversNear, LIVE_ROUTES, LiveMessage, ROUTED_EVENTS, RoutedEvent, RoutedEventName } from './live-routes';
+import { isDriversNear, isOperators, LIVE_ROUTES, LiveMessage, ROUTED_EVENTS, RoutedEvent, RoutedEventName } from './live-routes';
 import { LocationThrottle } from './location-throttle';
 import { NearbyDriversPort } from './ports/nearby-drivers.port';
 import { PushChannel } from './push/push-channel';
@@ -15,6 +17,24 @@ import { rideEventFrame } from './realtime.events';
 import { WsCloseCode } from './realtime.errors';
 
 const THROTTLE_SWEEP_MS = 60_000;
+
+/**
+ * Every receiver gets the ride a message carries as they may see it (the read model's audiences):
+ * all of it for its passenger, without the passenger's fields for anyone else. A message to both
+ * is split; one whose ride has nothing restricted in it goes on as it is.
+ */
+function byAudience(message: LiveMessage): LiveMessage[] {
+  const ride = message.data.ride as RideView | undefined;
+  if (ride === undefined || ride === null) return [message];
+  const forOthers = rideViewFor(ride, null);
+  if (forOthers === ride) return [message];
+  const others = { ...message, data: { ...message.data, ride: forOthers } };
+  if (!Array.isArray(message.to)) return [others];
+  const passengerId = ride.passenger?.id ?? null;
+  const toPassenger = message.to.filter((id) => id !== null && id === passengerId);
+  const toOthers = message.to.filter((id) => id !== passengerId);
+  return [...(toPassenger.length > 0 ? [{ ...message, to: toPassenger }] : []), ...(toOthers.length > 0 ? [{ ...others, to: toOthers }] : [])];
+}
 
 /**
  * Turns domain events into live messages (CONTRACT §5) through the one routing table
@@ -57,7 +77,7 @@ export class RealtimeService implements OnModuleInit, OnModuleDestroy {
   @OnDomainEvent(...ROUTED_EVENTS)
   private route(event: RoutedEvent, meta: EventMeta): void {
     const route = LIVE_ROUTES[meta.name as RoutedEventName] as (e: RoutedEvent) => LiveMessage[];
-    const messages = route(event);
+    const messages = route(event).flatMap(byAudience);
     for (const message of messages) this.toSockets(message);
     if (meta.local) this.push.offer(messages, (message) => Promise.resolve(this.receivers(message)));
   }
@@ -69,6 +89,10 @@ export class RealtimeService implements OnModuleInit, OnModuleDestroy {
   }
 
   private toSockets(message: LiveMessage): void {
+    if (isOperators(message.to)) {
+      this.registry.sendToUsers(this.registry.operatorIds(), rideEventFrame(message.type, message.rideId, message.data), message.type);
+      return;
+    }
     if (!isDriversNear(message.to)) {
       this.registry.sendToUsers(message.to, rideEventFrame(message.type, message.rideId, message.data), message.type);
       return;
@@ -85,6 +109,8 @@ export class RealtimeService implements OnModuleInit, OnModuleDestroy {
   /** Ids as routed, or the matcher's answer from memory, computed at most once per message on this instance. */
   private receivers(message: LiveMessage): readonly number[] {
     const to = message.to;
+    // The operators connected here (push looks up every operator account: PushChannel).
+    if (isOperators(to)) return this.registry.operatorIds();
     if (!isDriversNear(to)) return to.filter((id): id is number => id !== null);
     let ids = this.lookups.get(message);
     if (!ids) {

@@ -13,7 +13,11 @@ export type RideErrorCode =
   | 'TIP_WINDOW_CLOSED'
   | 'SCHEDULED_RIDE_LIMIT'
   | 'RIDE_ALREADY_RATED'
-  | 'RATING_WINDOW_CLOSED';
+  | 'RATING_WINDOW_CLOSED'
+  | 'WRONG_PIN'
+  | 'TOO_MANY_WRONG_PINS'
+  | 'NO_SHOW_TOO_EARLY'
+  | 'CASH_RIDE_NOT_REFUNDABLE';
 
 export const RIDE_MESSAGES: Record<RideErrorCode, string> = {
   RIDE_NOT_FOUND: 'Ride not found',
@@ -29,6 +33,10 @@ export const RIDE_MESSAGES: Record<RideErrorCode, string> = {
   SCHEDULED_RIDE_LIMIT: 'You already have the maximum number of scheduled rides',
   RIDE_ALREADY_RATED: 'You have already rated this ride',
   RATING_WINDOW_CLOSED: 'The time to rate this ride has passed',
+  WRONG_PIN: 'Wrong PIN',
+  TOO_MANY_WRONG_PINS: 'Too many wrong PINs',
+  NO_SHOW_TOO_EARLY: 'Wait for the passenger a little longer',
+  CASH_RIDE_NOT_REFUNDABLE: 'Cash rides cannot be refunded through the service',
 };
 
 export class RideError extends DomainError<RideErrorCode> {

@@ -72,6 +72,17 @@ declare module '../../common/events/domain-events' {
       bidder_driver_ids: number[];
       ride: RideView;
     };
+    /**
+     * The ride's money changed outside a status change (a refund, a webhook of Stripe's): caches
+     * forget the ride. `failed`: its card payment just failed (a hold Stripe cancelled), for operators.
+     */
+    'ride.payment_changed': {
+      ride_id: string;
+      passenger_id: number | null;
+      driver_id: number | null;
+      failed: boolean;
+      ride: RideView;
+    };
   }
 }
 
@@ -85,4 +96,5 @@ export const RIDE_EVENTS = [
   'ride.expired',
   'ride.offer_raised',
   'ride.tipped',
+  'ride.payment_changed',
 ] as const;

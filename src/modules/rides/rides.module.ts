@@ -1,3 +1,7 @@
+import { PaymentsModule } from '../payments/payments.module';
+import { AdminRideRefundsController } from './refunds/admin-ride-refunds.controller';
+import { RideRefundsService } from './refunds/ride-refunds.service';
+import { RidePaymentEventsService } from './ride-payment-events.service';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RateLimitModule } from '../../common/rate-limit/rate-limit.module';
@@ -59,11 +63,12 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
       RideMessageEntity,
       RideRatingEntity,
     ]),
-    WalletsModule,
-    PricingModule,
     AuditModule,
+    WalletsModule,
+    PaymentsModule,
+    PricingModule,
   ],
-  controllers: [RidesController, PassengerRidesController, BidsController, RideChatController, TipsController, RideRatingsController, AdminRidesController],
+  controllers: [RidesController, PassengerRidesController, BidsController, RideChatController, TipsController, RideRatingsController, AdminRidesController, AdminRideRefundsController],
   providers: [
     // read models
     RidesRepository,
@@ -91,7 +96,10 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     // operators
     AdminRidesRepository,
     AdminRidesService,
+    // refunds, Stripe's news of a ride's money
+    RideRefundsService,
+    RidePaymentEventsService,
   ],
-  exports: [RidesService],
+  exports: [RidesService, RidePaymentEventsService],
 })
 export class RidesModule {}

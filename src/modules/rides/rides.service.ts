@@ -22,11 +22,17 @@ import type { BidView } from './bids/bid-view';
 import type { PaymentMethod, RideView } from './read-models/ride-view';
 import { RideError } from './rides.errors';
 import { bidToJson } from './bids/bid-view';
-import { iso, rideToJson } from './read-models/ride-view';
+import { iso, rideToJson, rideViewFor } from './read-models/ride-view';
 
 export type { NearbyPage } from './read-models/open-requests/nearby-page';
 
 const isPartyTo = (ride: CachedRide, user: AuthenticatedUser): boolean => ride.passengerId === user.id || ride.driverId === user.id;
+
+/** The cached ride's body for one of its parties, serialised once per audience. */
+function bodyFor(ride: CachedRide, user: AuthenticatedUser): Serialized<RideView> {
+  if (ride.passengerId === user.id) return (ride.body ??= serialize(ride.json));
+  return (ride.driverBody ??= serialize(rideViewFor(ride.json, user.id)));
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -96,7 +102,7 @@ export class RidesService implements SurgeDemandPort {
   async getActiveRideSnapshot(user: AuthenticatedUser): Promise<ActiveRideSnapshot> {
     if (user.role === 'driver') {
       const row = await this.rides.findAssignedViewOfDriver(user.id);
-      return { ride: row ? rideToJson(row) : null };
+      return { ride: row ? rideViewFor(rideToJson(row), user.id) : null };
     }
     const row = await this.rides.findLiveViewOfPassenger(user.id);
     if (!row) return { ride: null };
@@ -116,7 +122,7 @@ export class RidesService implements SurgeDemandPort {
     return maybeAsync(() => {
       // The cache holds lower-case UUIDs only, so an id found as sent needs no check or lower-casing.
       const asSent = this.rideViews.peek(rideId);
-      if (asSent && isPartyTo(asSent, user)) return (asSent.body ??= serialize(asSent.json));
+      if (asSent && isPartyTo(asSent, user)) return bodyFor(asSent, user);
       if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
       const id = rideId.toLowerCase();
       return this.rideBodyOnMiss(id, user, asSent ?? this.rideViews.peek(id));
@@ -125,21 +131,23 @@ export class RidesService implements SurgeDemandPort {
 
   private async rideBodyOnMiss(id: string, user: AuthenticatedUser, cached: CachedRide | undefined): Promise<Serialized<RideView>> {
     const ride = cached ?? (await this.rideViews.get(id));
-    if (ride && isPartyTo(ride, user)) return (ride.body ??= serialize(ride.json));
+    if (ride && isPartyTo(ride, user)) return bodyFor(ride, user);
     if (!ride) throw new RideError('RIDE_NOT_FOUND');
     const row = await this.rides.findViewVisibleTo(id, user.id);
     if (!row) throw new RideError('RIDE_NOT_FOUND');
-    return serialize(rideToJson(row));
+    return serialize(rideViewFor(rideToJson(row), user.id));
   }
 
   /**
    * The ride as the API shows it, from the ride cache (RIDE_CACHE_MS; ride events keep it right),
-   * for a caller that decides itself who may see what of it (trip sharing); undefined if none.
+   * as no passenger sees it (no start PIN), for a caller that decides itself who may see what of it
+   * (trip sharing, operators); undefined if none.
    */
   async findRideView(rideId: string): Promise<RideView | undefined> {
     if (!isUuid(rideId)) return undefined;
     const id = rideId.toLowerCase();
-    return (this.rideViews.peek(id) ?? (await this.rideViews.get(id)))?.json;
+    const ride = (this.rideViews.peek(id) ?? (await this.rideViews.get(id)))?.json;
+    return ride && rideViewFor(ride, null);
   }
 
   async listPassengerHistory(user: AuthenticatedUser, status: string | undefined, page: number, limit: number): Promise<RideHistoryPage> {

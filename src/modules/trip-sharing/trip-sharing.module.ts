@@ -17,5 +17,6 @@ import { TripSharingService } from './trip-sharing.service';
   imports: [TypeOrmModule.forFeature([RideShareLinkEntity]), RateLimitModule, RidesModule, DriversModule],
   controllers: [RideSharingController, SharedRidesController],
   providers: [ShareLinksRepository, TripSharingService],
+  exports: [TripSharingService],
 })
 export class TripSharingModule {}

@@ -71,6 +71,17 @@ export class TripSharingService {
     return { token, url: `${this.config.publicBaseUrl}${SHARED_RIDES_PATH}${token}`, expires_at: null };
   }
 
+  /**
+   * A link made for one SOS text (CONTRACT §14): the alert's rules already judged who may raise it
+   * and when, and one open alert per ride bounds how many are made, so neither the owner check nor
+   * the per-passenger hourly limit applies.
+   */
+  async shareForAlert(rideId: string): Promise<ShareLinkView> {
+    const token = randomBytes(TOKEN_BYTES).toString('base64url');
+    await this.repository.insert(hashOf(token), rideId);
+    return { token, url: `${this.config.publicBaseUrl}${SHARED_RIDES_PATH}${token}`, expires_at: null };
+  }
+
   /** Ends every link of the caller's ride (in any status); every instance forgets them on the event. */
   async endSharing(rideId: string, user: AuthenticatedUser): Promise<void> {
     const ride = await this.ownRide(rideId, user);

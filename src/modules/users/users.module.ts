@@ -14,6 +14,8 @@ import { AdminUsersService } from './admin-users.service';
 import { OperatorAccountsRepository } from './operator-accounts.repository';
 import { OperatorAccountsService } from './operator-accounts.service';
 import { UsersController } from './users.controller';
+import { EmergencyContactsController } from './emergency-contacts.controller';
+import { EmergencyContactsService } from './emergency-contacts.service';
 import { SessionsRepository } from './sign-in/sessions.repository';
 import { SignInRepository } from './sign-in/sign-in.repository';
 import { UserSignInService } from './user-sign-in.service';
@@ -22,10 +24,11 @@ import { UsersService } from './users.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity]), FileStorageModule, AuditModule, WalletsModule, DriversModule, RidesModule],
-  controllers: [UsersController, AdminOperatorsController, AdminUsersController],
+  controllers: [UsersController, EmergencyContactsController, AdminOperatorsController, AdminUsersController],
   providers: [
     UsersRepository,
     UsersService,
+    EmergencyContactsService,
     SignInRepository,
     SessionsRepository,
     UserSignInService,
@@ -35,6 +38,6 @@ import { UsersService } from './users.service';
     ProfilePictureService,
     UploadsRoute,
   ],
-  exports: [UsersService, UserSignInService, OperatorAccountsService],
+  exports: [UsersService, UserSignInService, OperatorAccountsService, EmergencyContactsService],
 })
 export class UsersModule {}

@@ -7,6 +7,7 @@ import { PUBLIC_USER_COLUMNS, PublicUserRow } from './dto/user-response.dto';
 import { UserEntity } from './entities/user.entity';
 import { addRatingSql } from '../../common/database/rating-average';
 import { rowsOf } from '../../common/database/sql-results';
+import type { RidePinSetting } from '../rides/ride-pin-settings.port';
 
 export interface UserAuthState {
   id: number;
@@ -26,6 +27,7 @@ export interface ProfileChanges {
   firstName?: string;
   lastName?: string;
   profilePicture?: string;
+  ridePin?: RidePinSetting;
 }
 
 
@@ -110,6 +112,24 @@ export class UsersRepository {
   }
 
   /** Locks the user's row for the rest of the transaction; the current picture URL comes along. */
+  /** The passenger's start-PIN setting (CONTRACT §14); `off` for a user gone. */
+  async findRidePin(id: number, manager?: EntityManager): Promise<RidePinSetting> {
+    const rows: Array<{ ride_pin: RidePinSetting }> = await this.m(manager).query(`SELECT ride_pin FROM users WHERE id = $1`, [id]);
+    return rows[0]?.ride_pin ?? 'off';
+  }
+
+  /** The user's emergency contacts and first name (an SOS signs with it); undefined for no such user. */
+  async findEmergencyContacts(id: number): Promise<{ firstName: string | null; contacts: Array<{ name: string; phone: string }> } | undefined> {
+    const rows = await this.m().query(`SELECT first_name, emergency_contacts FROM users WHERE id = $1`, [id]);
+    return rows[0] && { firstName: rows[0].first_name, contacts: rows[0].emergency_contacts };
+  }
+
+  /** Replaces the list whole; false for no such user. */
+  async setEmergencyContacts(id: number, contacts: Array<{ name: string; phone: string }>): Promise<boolean> {
+    const rows = rowsOf(await this.m().query(`UPDATE users SET emergency_contacts = $2::jsonb, updated_at = now() WHERE id = $1 RETURNING id`, [id, JSON.stringify(contacts)]));
+    return rows.length > 0;
+  }
+
   async lockById(id: number, manager: EntityManager): Promise<{ id: number; email: string | null; profile_picture: string | null } | undefined> {
     const rows = await manager.query(`SELECT id, email, profile_picture FROM users WHERE id = $1 FOR UPDATE`, [id]);
     return rows[0];
@@ -130,10 +150,11 @@ export class UsersRepository {
          first_name      = COALESCE($3, first_name),
          last_name       = COALESCE($4, last_name),
          profile_picture = COALESCE($5, profile_picture),
+         ride_pin        = COALESCE($6, ride_pin),
          updated_at      = now()
        WHERE id = $1
        RETURNING ${PUBLIC_USER_COLUMNS}`,
-      [id, changes.email ?? null, changes.firstName ?? null, changes.lastName ?? null, changes.profilePicture ?? null],
+      [id, changes.email ?? null, changes.firstName ?? null, changes.lastName ?? null, changes.profilePicture ?? null, changes.ridePin ?? null],
       ),
     );
     return rows[0];
@@ -179,6 +200,11 @@ export class UsersRepository {
       `SELECT id, device_token FROM users WHERE id = ANY($1::int[]) AND device_token IS NOT NULL AND is_active AND NOT is_blocked`,
       [ids],
     );
+  }
+
+  async findOperatorIds(): Promise<number[]> {
+    const rows: Array<{ id: number }> = await this.repo.query(`SELECT id FROM users WHERE role = 'operator' AND is_active AND NOT is_blocked`);
+    return rows.map((row) => row.id);
   }
 
   /** Only the dead token: a newer one the user registered meanwhile stays. */

@@ -9,6 +9,7 @@ import { AppConfig } from '../../config/app-config';
 import { DriverError } from '../drivers/drivers.errors';
 import { DriversService } from '../drivers/drivers.service';
 import type { PassengerRatingsPort } from '../rides/rating-averages.port';
+import type { RidePinSetting, RidePinSettingsPort } from '../rides/ride-pin-settings.port';
 import { RidesService } from '../rides/rides.service';
 import { WalletError } from '../wallets/wallets.errors';
 import { WalletsService } from '../wallets/wallets.service';
@@ -28,7 +29,7 @@ import { ProfileChanges, UserAuthState, UsersRepository } from './users.reposito
 export type { UserAuthState };
 
 @Injectable()
-export class UsersService implements PassengerRatingsPort {
+export class UsersService implements PassengerRatingsPort, RidePinSettingsPort {
   /**
    * Auth state is read on every authenticated request; caching it for at most USER_STATE_CACHE_MS
    * keeps that off the database while a block or deletion still takes effect at once: the events
@@ -96,6 +97,10 @@ export class UsersService implements PassengerRatingsPort {
     return new Map(rows.map((row) => [row.id, row.device_token]));
   }
 
+  findOperatorIds(): Promise<number[]> {
+    return this.users.findOperatorIds();
+  }
+
   /** FCM said the token is dead (404 UNREGISTERED): it is forgotten, unless the user has sent a newer one. */
   clearPushToken(userId: number, token: string): Promise<void> {
     return this.users.clearPushToken(userId, token);
@@ -116,11 +121,17 @@ export class UsersService implements PassengerRatingsPort {
     return this.users.addRating(userId, stars, tx);
   }
 
+  /** The passenger's start-PIN setting (RidePinSettingsPort), in the `accept` command's transaction. */
+  ridePinSettingOf(userId: number, tx: EntityManager): Promise<RidePinSetting> {
+    return this.users.findRidePin(userId, tx);
+  }
+
   /** GET /auth/me: the public user with wallet and, for drivers, the driver record. */
   async getMe(userId: number): Promise<MeResponseDto> {
     const row = await this.users.findPublicById(userId);
     if (!row) throw new UserError('USER_NOT_FOUND');
-    const me: MeResponseDto = { ...UserResponseDto.from(row), wallet: await this.findWallet(userId) };
+    const [wallet, ridePin] = await Promise.all([this.findWallet(userId), this.users.findRidePin(userId)]);
+    const me: MeResponseDto = { ...UserResponseDto.from(row), wallet, ride_pin: ridePin };
     if (row.role === 'driver') {
       me.driver = await this.findDriverProfile(userId);
     }
@@ -138,6 +149,7 @@ export class UsersService implements PassengerRatingsPort {
       firstName: input.first_name ?? undefined,
       lastName: input.last_name ?? undefined,
       profilePicture: pictureUrl,
+      ridePin: input.ride_pin,
     };
     let previousPicture: string | null = null;
     try {

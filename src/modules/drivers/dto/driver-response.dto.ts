@@ -45,7 +45,7 @@ export class LocationAcceptedResponseDto {
 class EarningItemDto {
   @ApiProperty({ format: 'uuid' }) ride_id!: string;
   @ApiProperty({ example: 'K7M2QX' }) ride_code!: string;
-  @ApiProperty({ enum: ['cash', 'wallet'] }) payment_method!: 'cash' | 'wallet';
+  @ApiProperty({ enum: ['cash', 'wallet', 'card'] }) payment_method!: 'cash' | 'wallet' | 'card';
   @ApiProperty({ example: 15.5 }) fare!: number;
   @ApiProperty({ example: 1.55 }) commission!: number;
   @ApiProperty({ example: 13.95 }) earning!: number;

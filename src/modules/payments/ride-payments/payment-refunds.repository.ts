@@ -41,6 +41,12 @@ export class PaymentRefundsRepository {
     return rows[0]!;
   }
 
+  /** Whether this Stripe refund is recorded (ours, or one a webhook already told). */
+  async hasCardRefund(stripeRefundId: string, manager: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await manager.query(`SELECT 1 FROM card_refunds WHERE stripe_refund_id = $1`, [stripeRefundId]);
+    return rows.length > 0;
+  }
+
   async insertCardRefund(stripeRefundId: string, refundId: string, cardPaymentId: string, amountMinor: number, manager: EntityManager): Promise<void> {
     await manager.query(`INSERT INTO card_refunds (stripe_refund_id, refund_id, card_payment_id, amount_minor) VALUES ($1, $2, $3, $4)`, [
       stripeRefundId,

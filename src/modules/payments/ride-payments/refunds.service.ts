@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { CommonError } from '../../../common/errors/common.errors';
 import { AppConfig } from '../../../config/app-config';
 import { toMajor } from '../../../common/money';
@@ -25,6 +27,17 @@ export interface RefundRequest {
   passengerId: number;
   amountMinor: number;
   reason: string | null;
+  /**
+   * Runs last in the refund's transaction, with the ride's totals after it: the caller's own writes
+   * that must commit with the refund or not at all (the ride's refunded amount, the audit entry).
+   */
+  within?: (tx: EntityManager, totals: RefundTotals) => Promise<void>;
+}
+
+/** A ride's money after a refund: what the passenger paid for it, and what was refunded in all. */
+export interface RefundTotals {
+  paidMinor: number;
+  refundedMinor: number;
 }
 
 /**
@@ -76,9 +89,37 @@ export class RefundsService {
         toUserId: source === 'wallet' ? request.passengerId : null,
         reason: request.reason,
       });
+      await request.within?.(tx, { paidMinor: paid, refundedMinor: refunded + request.amountMinor });
       return refund;
     });
     return refundToJson(row);
+  }
+
+  /**
+   * A charge.refunded webhook, inside its transaction: the refunds Stripe made that are not ours (an
+   * operator's refund in Stripe's dashboard) are recorded once each, by Stripe's refund id, with
+   * their ledger entries (platform to the outside, as ours). Answers the ride's totals after them,
+   * or undefined when the PaymentIntent is none of the ride's.
+   */
+  async recordProviderRefunds(
+    rideId: string,
+    paymentIntentId: string,
+    refunds: Array<{ id: string; amountMinor: number }>,
+    tx: EntityManager,
+  ): Promise<RefundTotals | undefined> {
+    const captured = await this.payments.lockCaptured(rideId, tx);
+    const payment = captured.find((p) => p.stripePaymentIntentId === paymentIntentId);
+    if (!payment) return undefined;
+    for (const stripeRefund of refunds) {
+      if (stripeRefund.amountMinor <= 0 || (await this.refunds.hasCardRefund(stripeRefund.id, tx))) continue;
+      const refundId = randomUUID();
+      await this.refunds.insert({ id: refundId, rideId, amountMinor: stripeRefund.amountMinor, currency: payment.currency, source: 'provider', reason: 'Refunded in Stripe' }, tx);
+      await this.refunds.insertCardRefund(stripeRefund.id, refundId, payment.id, stripeRefund.amountMinor, tx);
+      await this.payments.addRefunded(payment.id, stripeRefund.amountMinor, tx);
+      await this.wallets.recordRefund(tx, { refundId, rideId, amountMinor: stripeRefund.amountMinor, toUserId: null, reason: 'Refunded in Stripe' });
+    }
+    const paidMinor = captured.reduce((sum, p) => sum + p.capturedMinor, 0);
+    return { paidMinor, refundedMinor: await this.refunds.totalForRide(rideId, tx) };
   }
 
   totalRefunded(rideId: string): Promise<number> {

@@ -6,10 +6,11 @@ import { PaymentCustomersRepository } from '../cards/payment-customers.repositor
 import { PaymentError } from '../payments.errors';
 import { PayoutsRepository } from '../payouts/payouts.repository';
 import { RidePaymentEventsPort } from '../ride-payment-events.port';
+import { RefundsService } from '../ride-payments/refunds.service';
 import { StripeAccess } from '../stripe/stripe-access';
 import { StripeWebhookEventsRepository } from './stripe-webhook-events.repository';
 
-type AfterCommit = () => void;
+type AfterCommit = () => void | Promise<void>;
 
 /**
  * Stripe's webhook deliveries (CONTRACT §12): the raw body verified against `Stripe-Signature` by
@@ -27,6 +28,7 @@ export class StripeWebhooksService {
     private readonly customers: PaymentCustomersRepository,
     private readonly payouts: PayoutsRepository,
     private readonly bus: EventBus,
+    private readonly refunds: RefundsService,
     // Bound by the composition root once rides handle it (issue 24, phase 2); until then those events are only recorded.
     @Optional() private readonly rides?: RidePaymentEventsPort,
   ) {}
@@ -41,7 +43,8 @@ export class StripeWebhooksService {
       await this.apply(event, tx, after);
       return true;
     });
-    for (const publish of after) publish();
+    // Awaited: the ride's caches here have forgotten it before Stripe (or a test) hears 200.
+    for (const publish of after) await publish();
     if (!applied) this.logger.debug({ msg: 'Stripe event seen before', event_id: event.id, type: event.type });
     return applied;
   }
@@ -65,7 +68,8 @@ export class StripeWebhooksService {
       case 'payment_intent.canceled': {
         const intent = event.data.object;
         const rideId = intent.metadata?.ride_id;
-        if (rideId && this.rides) await this.rides.holdCanceled({ rideId, paymentIntentId: intent.id }, tx);
+        const announce = rideId && this.rides ? await this.rides.holdCanceled({ rideId, paymentIntentId: intent.id }, tx) : undefined;
+        if (announce) after.push(announce);
         return;
       }
       case 'charge.refunded': {
@@ -74,7 +78,9 @@ export class StripeWebhooksService {
         const paymentIntentId = idOf(charge.payment_intent);
         if (!rideId || !paymentIntentId || !this.rides) return;
         const refunds = (charge.refunds?.data ?? []).map((r) => ({ id: r.id, amountMinor: r.amount }));
-        await this.rides.chargeRefunded({ rideId, paymentIntentId, amountRefundedMinor: charge.amount_refunded, refunds }, tx);
+        const ride = await this.refunds.recordProviderRefunds(rideId, paymentIntentId, refunds, tx);
+        const announce = await this.rides.chargeRefunded({ rideId, paymentIntentId, amountRefundedMinor: charge.amount_refunded, refunds, ride }, tx);
+        if (announce) after.push(announce);
         return;
       }
       default:

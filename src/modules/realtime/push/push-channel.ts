@@ -4,7 +4,7 @@ import { Metrics } from '../../../common/metrics/metrics';
 import { PushGateway } from '../../../common/push/push-gateway';
 import { WorkQueue } from '../../../common/work-queue';
 import { ConnectionRegistry } from '../connection-registry';
-import type { LiveMessage } from '../live-routes';
+import { isOperators, LiveMessage } from '../live-routes';
 import { PushTokensPort } from '../ports/push-tokens.port';
 import { Presence } from '../presence/presence';
 
@@ -86,7 +86,9 @@ export class PushChannel implements BeforeApplicationShutdown {
   }
 
   private async resolve(message: LiveMessage, receivers: ReceiverLookup): Promise<void> {
-    const ids = [...new Set(await receivers(message))].filter((id) => this.registry.connectionsOf(id).size === 0);
+    // The socket side reaches the operators connected here; push reaches every operator account.
+    const listed = isOperators(message.to) ? await this.tokens.findOperatorIds() : await receivers(message);
+    const ids = [...new Set(listed)].filter((id) => this.registry.connectionsOf(id).size === 0);
     if (ids.length === 0) return;
     const elsewhere = await this.presence.elsewhere(ids);
     const absent = elsewhere.size === 0 ? ids : ids.filter((id) => !elsewhere.has(id));

@@ -2,14 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ActorRole } from '../transitions/ride-writes.repository';
-import { RIDE_VIEW_COLUMNS, RIDE_VIEW_FROM, RideViewRow } from '../read-models/ride-view';
+import { RIDE_PUBLIC_COLUMNS, RIDE_VIEW_FROM, RideViewRow } from '../read-models/ride-view';
 
-/**
- * The ride's payment status as SQL. Rides carry no `payment_status` column until card payments reach
- * the ride commands (CONTRACT §12); until then every ride's is null (cash and wallet), so a filter on it
- * matches none. When the column lands this becomes `r.payment_status` and the filter works as is.
- */
-const PAYMENT_STATUS_SQL = 'NULL::varchar';
+/** The ride's payment status as SQL (CONTRACT §12: null for cash and wallet rides). */
+const PAYMENT_STATUS_SQL = 'r.payment_status';
 
 export interface AdminRideFilter {
   status?: string;
@@ -38,7 +34,7 @@ export class AdminRidesRepository {
     const params = [filter.status ?? null, filter.paymentStatus ?? null, filter.passengerId ?? null, filter.driverId ?? null];
     const [rows, count] = await Promise.all([
       this.dataSource.query(
-        `SELECT ${RIDE_VIEW_COLUMNS} ${RIDE_VIEW_FROM} WHERE ${where} ORDER BY r.created_at DESC, r.id DESC LIMIT $5 OFFSET $6`,
+        `SELECT ${RIDE_PUBLIC_COLUMNS} ${RIDE_VIEW_FROM} WHERE ${where} ORDER BY r.created_at DESC, r.id DESC LIMIT $5 OFFSET $6`,
         [...params, limit, offset],
       ) as Promise<RideViewRow[]>,
       this.dataSource.query(`SELECT count(*)::int AS total FROM rides r WHERE ${where}`, params) as Promise<Array<{ total: number }>>,

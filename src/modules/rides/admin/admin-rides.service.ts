@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuditService, type AuditedBy } from '../../audit/audit.service';
-import { iso, rideToJson, type RideView } from '../read-models/ride-view';
+import { iso, rideToJson, type RideView, rideViewFor } from '../read-models/ride-view';
 import { RidesRepository } from '../read-models/rides.repository';
 import { RideError } from '../rides.errors';
 import { isUuid } from '../rides.service';
@@ -39,7 +39,8 @@ export class AdminRidesService {
     const [row, events] = await Promise.all([this.views.findView(id), this.rides.findEvents(id)]);
     if (!row) throw new RideError('RIDE_NOT_FOUND');
     return {
-      ...rideToJson(row),
+      // Operators are nobody's passenger: no start PIN.
+      ...rideViewFor(rideToJson(row), null),
       events: events.map((e) => ({
         type: e.to_status as RideHistoryEventDto['type'],
         actor: e.actor_role,

@@ -1,29 +1,69 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { PaymentError } from '../../payments/payments.errors';
+import { PaymentsService } from '../../payments/payments.service';
 import { WalletsService } from '../../wallets/wallets.service';
 import { WalletError } from '../../wallets/wallets.errors';
+import { AppConfig } from '../../../config/app-config';
 import { BiddingDriversPort } from '../bidding-drivers.port';
+import { RidePinSettingsPort } from '../ride-pin-settings.port';
+import { needsPin, newStartPin } from '../transitions/start-pin';
 import { RidesRepository } from '../read-models/rides.repository';
 import { isUuid } from '../rides.service';
-import type { ChangeContext, CommandOf, CommandOutcome, RideCommandHandler } from '../transitions/ride-command';
+import type { ChangeContext, CommandOf, CommandOutcome, RideActor, RideCommandHandler } from '../transitions/ride-command';
 import { BidRow, BidsRepository } from './bids.repository';
 import { BidError } from './bids.errors';
 
 /**
  * `accept`, exactly once: with the ride locked, the bid rows the acceptance settles are locked (in
  * id order, as BidsRepository explains); the bid must be pending, the driver approved and free (also
- * enforced by rides_driver_live_uq) and, for wallet rides, the balance must cover the amount.
+ * enforced by rides_driver_live_uq) and, for wallet rides, the balance must cover the amount. The
+ * passenger's ride_pin setting at this moment decides whether the ride gets a start PIN (§14).
+ *
+ * A card ride's fare is held before the ride is locked (prepare), never under the lock: the Stripe
+ * call may take seconds, and every other command on the ride would wait for it. The hold's own
+ * transaction (the passenger's customer row) lets one hold of the ride be live at a time, so of
+ * concurrent accepts one holds and the rest get 409; an accept that then loses under the lock
+ * cancels its hold (undo). See docs/decisions.md, "The card hold sits outside the ride's lock".
  */
 @Injectable()
 export class AcceptBidHandler implements RideCommandHandler<'accept', BidRow> {
+  private readonly logger = new Logger('AcceptBid');
+
   constructor(
     private readonly bids: BidsRepository,
     private readonly rides: RidesRepository,
     private readonly drivers: BiddingDriversPort,
     private readonly wallets: WalletsService,
+    private readonly pinSettings: RidePinSettingsPort,
+    private readonly config: AppConfig,
+    private readonly payments: PaymentsService,
   ) {}
 
   validate(command: CommandOf<'accept'>): void {
     if (!isUuid(command.bidId)) throw new BidError('BID_NOT_FOUND');
+  }
+
+  /**
+   * A card ride whose passenger accepts a pending bid: the hold, first. What this reads unlocked only
+   * decides whether to try; run judges everything again under the lock. 402 on a decline, with
+   * nothing about the ride changed.
+   */
+  async prepare(rideId: string, command: CommandOf<'accept'>, actor: RideActor): Promise<CommandOf<'accept'>> {
+    if (actor === 'system') return command;
+    const ride = await this.rides.findView(rideId);
+    if (!ride || ride.payment_method !== 'card' || ride.passenger_id !== actor.id || ride.status !== 'requested') return command;
+    const bid = await this.bids.findOnRide(command.bidId, rideId);
+    if (!bid || bid.status !== 'pending') return command;
+    const hold = await this.payments.holdFare({ rideId, passengerId: actor.id, fareMinor: bid.amount_minor });
+    return { ...command, hold: { amountMinor: hold.amountMinor } };
+  }
+
+  /** The accept lost after its hold: the hold is cancelled (`ride:{id}:release`), never left behind. */
+  async undo(rideId: string): Promise<void> {
+    await this.payments.releaseHold(rideId).catch((err: unknown) => {
+      // Stripe unreachable now: an uncaptured hold lapses by itself after 7 days (payment_intent.canceled).
+      this.logger.error({ msg: 'Could not release the hold of a failed accept', ride_id: rideId, err });
+    });
   }
 
   /** A bid of another ride is not found, whatever this ride's status. */
@@ -34,7 +74,7 @@ export class AcceptBidHandler implements RideCommandHandler<'accept', BidRow> {
   }
 
   async run(ctx: ChangeContext<'accept'>, seen: BidRow): Promise<CommandOutcome<'accept'>> {
-    const { ride, tx } = ctx;
+    const { ride, tx, command } = ctx;
     const passengerId = ride.passenger_id!;
     // Lock order: the ride, then the bid rows (in id order). The driver's row is read, not locked:
     // heartbeat flushes update it, and the partial unique index rides_driver_live_uq is what
@@ -48,7 +88,12 @@ export class AcceptBidHandler implements RideCommandHandler<'accept', BidRow> {
     if (ride.payment_method === 'wallet' && !(await this.wallets.covers(passengerId, bid.amount_minor, tx))) {
       throw new WalletError('INSUFFICIENT_FUNDS');
     }
-    if (!(await ctx.changeStatus({ driver_id: bid.driver_id, accepted_bid_id: bid.id, fare_minor: bid.amount_minor }))) {
+    // The hold must cover the fare: a bid raised past it since prepare read it is held again on the next try.
+    if (ride.payment_method === 'card' && (!command.hold || command.hold.amountMinor < bid.amount_minor)) throw new PaymentError('NO_HELD_PAYMENT');
+    const paid = ride.payment_method === 'card' ? { payment_status: 'held' as const } : {};
+    const pin = needsPin(await this.pinSettings.ridePinSettingOf(passengerId, tx), this.config.ridePinTimezone, new Date()) ? newStartPin() : undefined;
+    const set = { driver_id: bid.driver_id, accepted_bid_id: bid.id, fare_minor: bid.amount_minor, ...paid, ...(pin ? { start_pin: pin } : {}) };
+    if (!(await ctx.changeStatus(set))) {
       throw new BidError('DRIVER_BUSY');
     }
     const rejected = await this.bids.settleAcceptance(ride.id, bid, locked, tx);

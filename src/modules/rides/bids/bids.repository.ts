@@ -72,8 +72,8 @@ export class BidsRepository {
     return rows[0];
   }
 
-  async findOnRide(bidId: string, rideId: string, manager: EntityManager): Promise<BidRow | undefined> {
-    const rows: BidRow[] = await manager.query(`SELECT ${COLUMNS} FROM bids WHERE id = $1 AND ride_id = $2`, [bidId, rideId]);
+  async findOnRide(bidId: string, rideId: string, manager?: EntityManager): Promise<BidRow | undefined> {
+    const rows: BidRow[] = await this.m(manager).query(`SELECT ${COLUMNS} FROM bids WHERE id = $1 AND ride_id = $2`, [bidId, rideId]);
     return rows[0];
   }
 

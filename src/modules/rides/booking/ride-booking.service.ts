@@ -4,6 +4,7 @@ import type { AuthenticatedUser } from '../../../common/auth/authenticated-user'
 import { RateLimiter } from '../../../common/rate-limit/rate-limiter';
 import { AppConfig } from '../../../config/app-config';
 import { WalletsService } from '../../wallets/wallets.service';
+import { PaymentsService } from '../../payments/payments.service';
 import type { FareEstimate } from '../../pricing/fare-estimate';
 import { PricingService } from '../../pricing/pricing.service';
 import type { BookRideDto } from '../dto/book-ride.dto';
@@ -52,6 +53,7 @@ export class RideBookingService {
   constructor(
     private readonly pricing: PricingService,
     private readonly wallets: WalletsService,
+    private readonly payments: PaymentsService,
     private readonly transitions: RideTransitionsService,
     private readonly reads: RidesRepository,
     private readonly keys: IdempotencyKeysRepository,
@@ -69,6 +71,8 @@ export class RideBookingService {
     if (dto.payment_method === 'wallet' && !(await this.wallets.covers(user.id, 0))) {
       throw RideError.field('INVALID_RIDE_REQUEST', 'payment_method', 'Paying by wallet needs a wallet; complete registration first');
     }
+    // 400 "Card payments are not available" without Stripe, "Add a card to pay by card" without a saved card.
+    if (dto.payment_method === 'card') await this.payments.requireSavedCard(user.id);
     const hash = idempotencyKey === undefined ? '' : requestHash(dto);
 
     const rideId = randomUUID();

@@ -9,9 +9,9 @@ export class BookRideDto extends RideRequestFieldsDto {
   @Min(1)
   vehicle_category_id!: number;
 
-  @ApiProperty({ enum: ['cash', 'wallet'], example: 'cash' })
-  @IsIn(['cash', 'wallet'], { message: 'payment_method must be one of cash, wallet' })
-  payment_method!: 'cash' | 'wallet';
+  @ApiProperty({ enum: ['cash', 'wallet', 'card'], example: 'cash' })
+  @IsIn(['cash', 'wallet', 'card'], { message: 'payment_method must be one of cash, wallet, card' })
+  payment_method!: 'cash' | 'wallet' | 'card';
 
   @ApiPropertyOptional({
     example: 16,

@@ -2,7 +2,7 @@ import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm
 
 /** The settlement of a completed ride. The primary key on ride_id is what makes payment exactly-once. */
 @Entity({ name: 'ride_payments' })
-@Check('ride_payments_method_check', `method IN ('cash', 'wallet')`)
+@Check('ride_payments_method_check', `method IN ('cash', 'wallet', 'card')`)
 // (driver_id, created_at DESC) in the migration: TypeORM cannot express the order.
 @Index('ride_payments_driver_idx', ['driverId', 'createdAt'])
 export class RidePaymentEntity {
@@ -15,7 +15,7 @@ export class RidePaymentEntity {
   driverId!: number | null;
 
   @Column({ type: 'varchar', length: 16 })
-  method!: 'cash' | 'wallet';
+  method!: 'cash' | 'wallet' | 'card';
 
   @Column({ name: 'fare_minor', type: 'bigint' })
   fareMinor!: number;

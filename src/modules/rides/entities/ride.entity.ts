@@ -18,7 +18,12 @@ const PICKUP_VEC_EXPRESSION =
 @Check('rides_ride_type_check', `ride_type IN ('one_way', 'round_trip', 'per_hour', 'delivery')`)
 @Check('rides_passenger_count_check', `passenger_count >= 0`)
 @Check('rides_children_check', `children >= 0`)
-@Check('rides_payment_method_check', `payment_method IN ('cash', 'wallet')`)
+@Check('rides_start_pin_check', `start_pin ~ '^[0-9]{4}$'`)
+@Check('rides_payment_method_check', `payment_method IN ('cash', 'wallet', 'card')`)
+@Check('rides_payment_status_check', `payment_status IN ('pending', 'held', 'captured', 'released', 'failed', 'partially_refunded', 'refunded')`)
+@Check('rides_card_payment_status_check', `(payment_method = 'card') = (payment_status IS NOT NULL)`)
+@Check('rides_cancellation_fee_check', `cancellation_fee_minor > 0`)
+@Check('rides_refunded_check', `refunded_minor >= 0`)
 @Check('rides_cancelled_by_check', `cancelled_by IN ('passenger', 'driver', 'operator')`)
 @Check('rides_driver_rating_check', `driver_rating BETWEEN 1 AND 5`)
 @Check('rides_passenger_rating_check', `passenger_rating BETWEEN 1 AND 5`)
@@ -95,7 +100,19 @@ export class RideEntity {
   children!: number;
 
   @Column({ name: 'payment_method', type: 'varchar', length: 16 })
-  paymentMethod!: 'cash' | 'wallet';
+  paymentMethod!: 'cash' | 'wallet' | 'card';
+
+  /** Card rides only (CONTRACT §12): where the ride's card money stands; null for cash and wallet. */
+  @Column({ name: 'payment_status', type: 'varchar', length: 24, nullable: true })
+  paymentStatus!: string | null;
+
+  /** What a late cancel or a no-show actually took; null when nothing was. */
+  @Column({ name: 'cancellation_fee_minor', type: 'bigint', nullable: true })
+  cancellationFeeMinor!: number | null;
+
+  /** The total of the refunds made on the ride's payments. */
+  @Column({ name: 'refunded_minor', type: 'bigint', default: 0 })
+  refundedMinor!: number;
 
   @Column({ name: 'duration_minutes', type: 'int', nullable: true })
   durationMinutes!: number | null;
@@ -127,6 +144,13 @@ export class RideEntity {
 
   @Column({ name: 'tipped_at', type: 'timestamptz', nullable: true })
   tippedAt!: Date | null;
+
+  /** The PIN the driver needs to start (CONTRACT §14), made at acceptance when the passenger asked for one. */
+  @Column({ name: 'start_pin', type: 'char', length: 4, nullable: true })
+  startPin!: string | null;
+
+  @Column({ name: 'start_pin_failures', type: 'smallint', default: 0 })
+  startPinFailures!: number;
 
   @Column({ type: 'char', length: 3 })
   currency!: string;

@@ -11,8 +11,10 @@ import type { RideView } from './ride-view';
 /** A ride as GET /rides/{id} returns it, with the two parties who may read it from the cache. */
 export interface CachedRide {
   json: RideView;
-  /** `json` serialised, made on first use: hits then skip JSON.stringify. */
+  /** `json` serialised for its passenger, made on first use: hits then skip JSON.stringify. */
   body?: Serialized<RideView>;
+  /** The same for its driver (no passenger-only fields). */
+  driverBody?: Serialized<RideView>;
   passengerId: number | null;
   driverId: number | null;
 }
@@ -47,7 +49,7 @@ export class RideViewCache {
     });
   }
 
-  @OnDomainEvent('ride.accepted', 'ride.status_changed', 'ride.cancelled', 'ride.expired', 'ride.dispatched', 'ride.offer_raised', 'ride.tipped')
+  @OnDomainEvent('ride.accepted', 'ride.status_changed', 'ride.cancelled', 'ride.expired', 'ride.dispatched', 'ride.offer_raised', 'ride.tipped', 'ride.payment_changed')
   private forget(e: { ride_id: string }): void {
     this.cache.invalidate(e.ride_id.toLowerCase());
   }

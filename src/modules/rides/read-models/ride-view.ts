@@ -1,4 +1,4 @@
-import { col, doc, group, nullable, orNull, readModel, RowOf, sqlAs, ViewOfGroup } from '../../../common/database/read-model';
+import { col, doc, group, nullable, only, orNull, readModel, RowOf, sqlAs, ViewOfGroup } from '../../../common/database/read-model';
 import { dtoOf } from '../../../common/http/read-model-openapi';
 import { ESTIMATE, RIDE_TYPES } from '../../pricing/fare-estimate';
 import { RIDE_STATUSES } from '../ride-status';
@@ -9,7 +9,10 @@ export const RIDE_VIEW_FROM = `
   LEFT JOIN users du ON du.id = r.driver_id
   LEFT JOIN drivers dr ON dr.user_id = r.driver_id`;
 
-export const PAYMENT_METHODS = ['cash', 'wallet'] as const;
+export const PAYMENT_METHODS = ['cash', 'wallet', 'card'] as const;
+/** A card ride's money (CONTRACT §12): pending until the hold at acceptance, then held, and so on. */
+export const PAYMENT_STATUSES = ['pending', 'held', 'captured', 'released', 'failed', 'partially_refunded', 'refunded'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const CANCELLED_BY = ['passenger', 'driver', 'operator'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export type CancelledBy = (typeof CANCELLED_BY)[number];
@@ -37,6 +40,9 @@ export function driverPublic(from: { id: string; users: string; drivers: string 
   });
 }
 
+/** The audience of the fields only the ride's passenger sees. */
+const PASSENGER_AUDIENCE = 'passenger';
+
 const ADDRESS = { example: 'Alexanderplatz 1, Berlin' };
 const LATITUDE = { example: 52.5219 };
 const LONGITUDE = { example: 13.4132 };
@@ -45,8 +51,10 @@ const LONGITUDE = { example: 13.4132 };
  * The Ride object of CONTRACT.md 4a, declared once: each field's column (or jsonb path), how it is
  * written and how it is documented. The SELECT list, the row, the view every endpoint and ride event
  * carries, rideToJson and its SQL twin (the nearby page), and the OpenAPI schema all come from it:
- * a new ride field is one line here plus the migration of its column. It never depends on who reads
- * it (events carry it as-is). Use as `SELECT ${RIDE_VIEW_COLUMNS} ${RIDE_VIEW_FROM} WHERE ...`.
+ * a new ride field is one line here plus the migration of its column. A field for one audience alone
+ * says so with `only` (the start PIN: the passenger's); every other reader's copy has null there,
+ * through rideViewFor (endpoints, events as delivered) or RIDE_PUBLIC_COLUMNS (SQL pages of rides no
+ * passenger reads: nearby). Use as `SELECT ${RIDE_VIEW_COLUMNS} ${RIDE_VIEW_FROM} WHERE ...`.
  */
 export const RIDE = readModel(
   group('RideResponseDto', {
@@ -86,7 +94,19 @@ export const RIDE = readModel(
     fare: nullable(col.money('r.fare_minor'), { example: 15.5, description: 'The accepted bid amount; null before acceptance' }),
     currency: col.trimmed('r.currency', { example: 'USD' }),
     offered_fare: nullable(col.money('r.offered_fare_minor'), { example: 16, description: "The passenger's own price (drivers may bid it); null when none" }),
+    start_pin: only(
+      PASSENGER_AUDIENCE,
+      nullable(col.text('r.start_pin'), { example: '0427', description: "The 4 digits the passenger tells the driver to start (CONTRACT §14); null for anyone else, and for a ride without one" }),
+    ),
     tip: nullable(col.money('r.tip_minor'), { example: 2.5, description: 'The tip the passenger paid after completion; null before' }),
+    payment_status: nullable(col.oneOf(PAYMENT_STATUSES)('r.payment_status'), {
+      example: 'held',
+      description:
+        'Card rides: pending until the hold at acceptance, then held, captured (also when a cancellation fee was taken from the hold), ' +
+        'released, failed (declined capture, expired hold), partially_refunded or refunded; null for cash and wallet rides',
+    }),
+    cancellation_fee: nullable(col.money('r.cancellation_fee_minor'), { example: 3, description: 'What a late cancel or a no-show took; null when nothing was' }),
+    refunded_amount: doc(col.money('r.refunded_minor'), { example: 0, description: 'The total refunded on this ride (0 when none)' }),
     passenger: orNull(
       group('PassengerPublicDto', {
         id: doc(col.number('r.passenger_id'), { example: 3 }),
@@ -119,6 +139,8 @@ export const RIDE = readModel(
 );
 
 export const RIDE_VIEW_COLUMNS = RIDE.columns;
+/** The SELECT list for readers who are nobody's passenger (nearby drivers): passenger-only fields are NULL. */
+export const RIDE_PUBLIC_COLUMNS = RIDE.columnsFor(null);
 export const RIDE_SHAPE = RIDE.shape;
 export const rideToJson = RIDE.toJson;
 export type RideViewRow = RowOf<typeof RIDE.root>;
@@ -128,6 +150,11 @@ export type DriverPublicView = NonNullable<RideView['driver']>;
 /** Its OpenAPI schema (also the `ride` of every WebSocket event). */
 export const RideResponseDto = dtoOf(RIDE.root);
 export type RideResponseDto = RideView;
+
+/** The ride as `userId` may see it: all of it for its passenger, without the passenger's fields for anyone else (null: no user). */
+export function rideViewFor(view: RideView, userId: number | null): RideView {
+  return RIDE.viewFor(view, userId !== null && view.passenger?.id === userId ? PASSENGER_AUDIENCE : undefined);
+}
 
 export function iso(value: Date | string): string;
 export function iso(value: Date | string | null | undefined): string | null;

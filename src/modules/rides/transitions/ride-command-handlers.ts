@@ -7,7 +7,9 @@ import { RateRideHandler } from '../ratings/rate-ride.handler';
 import { BookRideHandler } from './handlers/book-ride.handler';
 import { DispatchRideHandler } from './handlers/dispatch-ride.handler';
 import { ScheduleRideHandler } from './handlers/schedule-ride.handler';
-import { CANCEL_HANDLER, CompleteRideHandler, EXPIRE_HANDLER, NO_STEP_HANDLER, stepHandler } from './handlers/ride-status.handlers';
+import { CancelRideHandler, NoShowHandler } from './handlers/cancel-ride.handler';
+import { CancellationFee } from './handlers/cancellation-fee';
+import { ARRIVE_HANDLER, CompleteRideHandler, EXPIRE_HANDLER, NO_STEP_HANDLER, StartRideHandler } from './handlers/ride-status.handlers';
 import type { RideCommandHandler, RideCreateHandler, RideSweepHandler, UserCommandType } from './ride-command';
 import type { CreateCommandType, SweepCommandType } from './ride-transitions';
 
@@ -27,14 +29,17 @@ export class RideCommandHandlers {
     schedule: ScheduleRideHandler,
     bid: SubmitBidHandler,
     accept: AcceptBidHandler,
+    start: StartRideHandler,
     complete: CompleteRideHandler,
+    cancel: CancelRideHandler,
+    no_show: NoShowHandler,
     raise_offer: RaiseOfferHandler,
     tip: TipRideHandler,
     rate: RateRideHandler,
     dispatch: DispatchRideHandler,
   ) {
-    const steps = { arrive: stepHandler<'arrive'>(), start: stepHandler<'start'>(), complete, no_step: NO_STEP_HANDLER };
-    this.user = { book, schedule, bid, accept, ...steps, cancel: CANCEL_HANDLER, raise_offer, tip, rate };
+    const steps = { arrive: ARRIVE_HANDLER, start, complete, no_step: NO_STEP_HANDLER };
+    this.user = { book, schedule, bid, accept, ...steps, cancel, no_show, raise_offer, tip, rate };
     this.sweeps = { expire: EXPIRE_HANDLER, dispatch };
   }
 
@@ -54,7 +59,11 @@ export const RIDE_COMMAND_HANDLER_PROVIDERS = [
   ScheduleRideHandler,
   SubmitBidHandler,
   AcceptBidHandler,
+  StartRideHandler,
   CompleteRideHandler,
+  CancellationFee,
+  CancelRideHandler,
+  NoShowHandler,
   RaiseOfferHandler,
   TipRideHandler,
   RateRideHandler,

@@ -16,19 +16,24 @@ export type RideCommand =
   | { type: 'book'; ride: RideRequest }
   | { type: 'schedule'; ride: RideRequest; pickupAt: string }
   | { type: 'bid'; amountMinor: number; etaMinutes: number; driverCategoryId: number | null }
-  | { type: 'accept'; bidId: string }
-  | { type: DriverStep }
+  // `hold`: set by the handler's prepare step (a card ride's fare held before the ride is locked).
+  | { type: 'accept'; bidId: string; hold?: { amountMinor: number } }
+  | { type: Exclude<DriverStep, 'start'> }
+  | { type: 'start'; pin?: string }
   | { type: 'no_step'; to: RideStatus }
   | { type: 'cancel'; reason: string | null }
+  | { type: 'no_show' }
   | { type: 'raise_offer'; offeredFareMinor: number }
-  | { type: 'tip'; amountMinor: number }
+  // `charged`: set by the handler's prepare step (a card ride's tip charged before the ride is locked).
+  | { type: 'tip'; amountMinor: number; charged?: true }
   | { type: 'rate'; stars: number; comment: string | null }
   | { type: 'expire' }
   | { type: 'dispatch' };
 
 /** PUT /rides/{id}/status: the driver step that reaches `to`, or the row that refuses a status no step reaches. */
-export function driverStep(to: RideStatus): { type: DriverStep } | { type: 'no_step'; to: RideStatus } {
+export function driverStep(to: RideStatus, pin?: string): CommandOf<DriverStep> | { type: 'no_step'; to: RideStatus } {
   const step = driverStepTo(to);
+  if (step === 'start') return pin === undefined ? { type: step } : { type: step, pin };
   return step ? { type: step } : { type: 'no_step', to };
 }
 
@@ -50,11 +55,12 @@ export type RideTx = EntityManager;
 
 export type PendingEvent<E extends keyof DomainEventMap = keyof DomainEventMap> = { [N in E]: { name: N; payload: DomainEventMap[N] } }[E];
 
-/** What a handler hands back: the answer, and the table's event for it (none: nothing to announce). */
-export interface CommandOutcome<K extends RideCommandType> {
-  result: ResultOf<K>;
-  event?: PendingEvent<EventOf<K>>;
-}
+/**
+ * What a handler hands back: the answer, and the table's event for it (none: nothing to announce);
+ * or a refusal thrown once the transaction has committed, so that what the handler wrote to record
+ * it stays (a wrong start PIN counts towards the lock).
+ */
+export type CommandOutcome<K extends RideCommandType> = { result: ResultOf<K>; event?: PendingEvent<EventOf<K>> } | { refusal: Error };
 
 /** Steps the caller adds to a command's transaction, around the handler. */
 export interface TransitionHooks {
@@ -100,6 +106,13 @@ export interface CreateContext<K extends RideCommandType> {
 export interface RideCommandHandler<K extends RideCommandType, Located = void> {
   /** Before any lock: input that cannot name anything (a bid id that is no UUID). */
   validate?(command: CommandOf<K>): void;
+  /**
+   * Before the transaction, outside it: a provider call the command needs, which must never keep
+   * the ride's row lock waiting (accept: the card hold). Answers the command as run will see it;
+   * when the transaction then fails, undo gets that command to take the step back.
+   */
+  prepare?(rideId: string, command: CommandOf<K>, actor: RideActor): Promise<CommandOf<K>>;
+  undo?(rideId: string, prepared: CommandOf<K>): Promise<void>;
   /** With the ride locked and the actor entitled, before the table judges the status (accept: the bid must be this ride's). */
   locate?(ctx: ChangeContext<K>): Promise<Located>;
   run(ctx: ChangeContext<K>, located: Located): Promise<CommandOutcome<K>>;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EventBus } from '../../../common/events/event-bus';
 import { BidsRepository } from '../bids/bids.repository';
 import { RidesRepository } from '../read-models/rides.repository';
-import { rideToJson, RideView } from '../read-models/ride-view';
+import { rideToJson, RideView, rideViewFor } from '../read-models/ride-view';
 import type { RideStatus } from '../ride-status';
 import { RideError } from '../rides.errors';
 import { isUuid } from '../rides.service';
@@ -54,21 +54,41 @@ export class RideTransitionsService {
     type K = C['type'];
     if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
     const type: K = command.type;
-    const own = command as CommandOf<K>;
     const handler: RideCommandHandler<K, unknown> | RideCreateHandler<K> = this.handlers.of(type);
-    if ('validate' in handler) handler.validate?.(own);
+    if ('validate' in handler) handler.validate?.(command as CommandOf<K>);
+    const own = 'prepare' in handler && handler.prepare ? await handler.prepare(rideId, command as CommandOf<K>, actor) : (command as CommandOf<K>);
     let event: PendingEvent | undefined;
-    const result = await this.writes.runInTransaction(async (tx) => {
-      event = undefined;
-      const replay = await hooks.before?.(tx);
-      if (replay) return replay as ResultOf<K>;
-      const outcome = await this.applyIn(tx, rideId, type, handler, own, actor);
-      event = outcome.event as PendingEvent | undefined;
-      await hooks.after?.(tx, outcome.result as RideView);
-      return outcome.result;
-    });
+    let refusal: Error | undefined;
+    // A handler's work outside the lock (a card hold) is undone when the command does not go through.
+    const undo = async (): Promise<void> => {
+      if ('undo' in handler && handler.undo && own !== command) await handler.undo(rideId, own);
+    };
+    const result = await this.writes
+      .runInTransaction(async (tx) => {
+        event = undefined;
+        refusal = undefined;
+        const replay = await hooks.before?.(tx);
+        if (replay) return replay as ResultOf<K>;
+        const outcome = await this.applyIn(tx, rideId, type, handler, own, actor);
+        if ('refusal' in outcome) {
+          refusal = outcome.refusal;
+          return undefined;
+        }
+        event = outcome.event as PendingEvent | undefined;
+        await hooks.after?.(tx, outcome.result as RideView);
+        return outcome.result;
+      })
+      .catch(async (err: unknown) => {
+        await undo();
+        throw err;
+      });
+    if (result === undefined) {
+      await undo();
+      throw refusal ?? new Error(`${type} answered nothing`);
+    }
     if (event) this.events.publish(event.name, event.payload);
-    return result;
+    // The answer is the ride as its reader may see it (the passenger's fields only to the passenger).
+    return RIDE_RESULTS.has(type) && actor !== 'system' ? (rideViewFor(result as RideView, actor.id) as ResultOf<K>) : result;
   }
 
   /**
@@ -183,6 +203,9 @@ export class RideTransitionsService {
     return rideToJson(row);
   }
 }
+
+/** The commands whose answer is the ride (the others answer with the bid, the tip, the rating). */
+const RIDE_RESULTS: ReadonlySet<RideCommandType> = new Set<RideCommandType>(['book', 'schedule', 'accept', 'arrive', 'start', 'complete', 'cancel', 'raise_offer']);
 
 function stateOf(ride: LockedRide) {
   return { status: ride.status, past: ride.past };

@@ -76,6 +76,15 @@ export const RIDE_TRANSITIONS = {
     withdrawsBids: true,
     event: 'ride.cancelled',
   },
+  // The driver waited NO_SHOW_WAIT_SECONDS after arriving (the handler judges the wait): cancelled by the driver, the fee charged.
+  no_show: {
+    to: 'cancelled',
+    from: { driver: ['driver_arrived'] },
+    refusal: 'INVALID_STATUS_TRANSITION',
+    stamp: 'cancelled_at',
+    withdrawsBids: true,
+    event: 'ride.cancelled',
+  },
   // The passenger names a higher price while drivers bid: no status change; the request is announced again.
   raise_offer: { from: { passenger: ['requested'] }, refusal: 'RIDE_NOT_REQUESTED', open: 'expires_at', event: 'ride.offer_raised' },
   // Once, within 24 h of completion (the handler judges the window and a tip already paid).

@@ -5,6 +5,7 @@ import type { FareEstimate } from '../../pricing/fare-estimate';
 import { rowsOf } from '../../../common/database/sql-results';
 
 import type { RideStatus } from '../ride-status';
+import type { PaymentStatus } from '../read-models/ride-view';
 import { RIDE_CLOCKS, RideClock, RideStamp, sqlAllowing, SweepCommandType, ruleOf } from './ride-transitions';
 
 export type { RideStatus };
@@ -43,12 +44,20 @@ export interface LockedRide {
   passenger_id: number | null;
   driver_id: number | null;
   vehicle_category_id: number;
-  payment_method: 'cash' | 'wallet';
+  payment_method: 'cash' | 'wallet' | 'card';
   fare_minor: number | null;
   /** The stored estimate's total: what an offer is measured against. */
   estimated_fare_minor: number;
   offered_fare_minor: number | null;
   currency: string;
+  /** The PIN starting needs (CONTRACT §14), and the wrong tries so far. */
+  start_pin: string | null;
+  start_pin_failures: number;
+  /** Card rides: where the ride's card money stands (null for cash and wallet). */
+  payment_status: PaymentStatus | null;
+  /** Seconds since acceptance and since the driver arrived, by the database's clock (null before). */
+  accepted_seconds: number | null;
+  arrived_seconds: number | null;
   past: Partial<Record<RideClock, boolean>>;
 }
 
@@ -59,12 +68,16 @@ export interface RideColumns {
   fare_minor?: number;
   cancelled_by?: 'passenger' | 'driver' | 'operator';
   cancel_reason?: string | null;
+  start_pin?: string;
+  payment_status?: PaymentStatus;
+  cancellation_fee_minor?: number;
   /** expires_at becomes now() plus this (a dispatched ride's request starts its time to live). */
   expires_in_minutes?: number;
 }
 
 const LOCKED_COLUMNS = `id, status, passenger_id, driver_id, vehicle_category_id, payment_method, fare_minor,
-  estimated_fare_minor, offered_fare_minor, currency,
+  estimated_fare_minor, offered_fare_minor, currency, start_pin, start_pin_failures, payment_status,
+  extract(epoch FROM now() - accepted_at)::float8 AS accepted_seconds, extract(epoch FROM now() - arrived_at)::float8 AS arrived_seconds,
   json_build_object(${RIDE_CLOCKS.map((c) => `'${c}', ${c} <= now()`).join(', ')}) AS past`;
 
 export interface RideEventInput {
@@ -83,6 +96,9 @@ const COLUMN_SQL: Record<keyof RideColumns, (p: string) => string> = {
   fare_minor: (p) => `fare_minor = ${p}`,
   cancelled_by: (p) => `cancelled_by = ${p}`,
   cancel_reason: (p) => `cancel_reason = ${p}`,
+  start_pin: (p) => `start_pin = ${p}`,
+  payment_status: (p) => `payment_status = ${p}`,
+  cancellation_fee_minor: (p) => `cancellation_fee_minor = ${p}`,
   expires_in_minutes: (p) => `expires_at = now() + make_interval(mins => ${p}::int)`,
 };
 
@@ -135,10 +151,11 @@ export class RideWritesRepository {
           pickup_address, pickup_latitude, pickup_longitude, dropoff_address, dropoff_latitude, dropoff_longitude,
           return_address, return_latitude, return_longitude, passenger_count, children, payment_method,
           duration_minutes, end_scheduled_at, return_scheduled_at, promo_code, estimate, estimated_fare_minor,
-          currency, pickup_at, dispatch_at, expires_at, offered_fare_minor)
+          currency, pickup_at, dispatch_at, expires_at, offered_fare_minor, payment_status)
        VALUES ($1, $2, $26, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
           $22::jsonb, $23, $24, $27::timestamptz, $28::timestamptz,
-          COALESCE($28::timestamptz, now()) + make_interval(mins => $25), $29)
+          COALESCE($28::timestamptz, now()) + make_interval(mins => $25), $29,
+          CASE WHEN $17::varchar = 'card' THEN 'pending' END)
        ON CONFLICT DO NOTHING RETURNING id`,
       [
         r.id, r.rideCode, r.rideType, r.passengerId, r.vehicleCategoryId,
@@ -167,6 +184,11 @@ export class RideWritesRepository {
   }
 
   /** The ride row, locked: exclusively, or shared by commands that may run side by side (bids). */
+  /** One more wrong start PIN on the locked ride. */
+  async countWrongPin(rideId: string, manager: EntityManager): Promise<void> {
+    await manager.query(`UPDATE rides SET start_pin_failures = start_pin_failures + 1 WHERE id = $1`, [rideId]);
+  }
+
   async lock(rideId: string, mode: 'update' | 'share', manager: EntityManager): Promise<LockedRide | undefined> {
     const rows: LockedRide[] = await manager.query(
       `SELECT ${LOCKED_COLUMNS} FROM rides WHERE id = $1 FOR ${mode === 'share' ? 'SHARE' : 'UPDATE'}`,
@@ -249,7 +271,7 @@ export class RideWritesRepository {
   }
 
   /** Of a locked ride: whether it was tipped already, and whether its completion is within `windowHours`. */
-  async tipState(rideId: string, windowHours: number, manager: EntityManager): Promise<{ tipped: boolean; in_window: boolean }> {
+  async tipState(rideId: string, windowHours: number, manager: EntityManager = this.dataSource.manager): Promise<{ tipped: boolean; in_window: boolean }> {
     const rows = rowsOf<{ tipped: boolean; in_window: boolean }>(
       await manager.query(
         `SELECT tip_minor IS NOT NULL AS tipped, coalesce(completed_at > now() - make_interval(hours => $2), false) AS in_window
@@ -258,6 +280,27 @@ export class RideWritesRepository {
       ),
     );
     return rows[0]!;
+  }
+
+  /** A held card ride whose hold Stripe cancelled: failed. False when the ride was not held (released, captured meanwhile). */
+  async markHoldFailed(rideId: string, manager: EntityManager): Promise<boolean> {
+    const rows = rowsOf<{ id: string }>(
+      await manager.query(`UPDATE rides SET payment_status = 'failed', updated_at = now() WHERE id = $1 AND payment_status = 'held' RETURNING id`, [rideId]),
+    );
+    return rows.length > 0;
+  }
+
+  /** A refund's total on the ride (and a card ride's payment status), in the refund's transaction. */
+  async setRefunded(rideId: string, refundedMinor: number, paymentStatus: PaymentStatus | null, manager: EntityManager): Promise<void> {
+    await manager.query(
+      `UPDATE rides SET refunded_minor = $2, payment_status = CASE WHEN payment_method = 'card' THEN coalesce($3, payment_status) END, updated_at = now()
+        WHERE id = $1`,
+      [
+        rideId,
+        refundedMinor,
+        paymentStatus,
+      ],
+    );
   }
 
   /** Writes the tip on a locked ride; returns when it was paid. */

@@ -1,11 +1,14 @@
 import { Check, Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import type { UserRole } from '../../../common/auth/authenticated-user';
 import type { OperatorRole } from '../../../common/auth/operator-permissions';
+import type { RidePinSetting } from '../../rides/ride-pin-settings.port';
 import { RATING_AVERAGE_RULE } from '../../../common/database/rating-average';
 
 @Entity({ name: 'users' })
 @Check('users_role_check', `role IN ('passenger', 'driver', 'operator')`)
 @Check('users_operator_role_check', `operator_role IN ('support', 'ops', 'finance', 'admin')`)
+@Check('users_ride_pin_check', `ride_pin IN ('off', 'always', 'night')`)
+@Check('users_emergency_contacts_check', `jsonb_typeof(emergency_contacts) = 'array' AND jsonb_array_length(emergency_contacts) <= 3`)
 @Check('users_operator_check', `(role = 'operator') = (operator_role IS NOT NULL)`)
 @Check('users_phone_check', `phone IS NULL OR phone ~ '^\\+[0-9]{1,19}$'`)
 @Check('users_email_check', `email IS NULL OR email = lower(btrim(email))`)
@@ -34,6 +37,14 @@ export class UserEntity {
   /** What an operator may do (CONTRACT §13); set exactly when role is `operator`. */
   @Column({ name: 'operator_role', type: 'varchar', length: 16, nullable: true })
   operatorRole!: OperatorRole | null;
+
+  /** Whether the rides this passenger's acceptances make carry a start PIN (CONTRACT §14). */
+  @Column({ name: 'ride_pin', type: 'varchar', length: 8, default: 'off' })
+  ridePin!: RidePinSetting;
+
+  /** At most three `{name, phone}` an SOS texts (CONTRACT §14). */
+  @Column({ name: 'emergency_contacts', type: 'jsonb', default: () => "'[]'" })
+  emergencyContacts!: Array<{ name: string; phone: string }>;
 
   @Column({ name: 'is_verified', type: 'boolean', default: false })
   isVerified!: boolean;

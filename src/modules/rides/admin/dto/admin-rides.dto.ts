@@ -3,11 +3,12 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { PageQueryDto } from '../../../../common/http/page-query.dto';
 import { RideResponseDto } from '../../dto/ride-response.dto';
+import { PAYMENT_STATUSES, PaymentStatus } from '../../read-models/ride-view';
 import { RIDE_STATUSES, RideStatus } from '../../ride-status';
 
 /** A card ride's payment status (CONTRACT §12); cash and wallet rides have none. */
-export const RIDE_PAYMENT_STATUSES = ['pending', 'held', 'captured', 'released', 'failed', 'partially_refunded', 'refunded'] as const;
-export type RidePaymentStatus = (typeof RIDE_PAYMENT_STATUSES)[number];
+export const RIDE_PAYMENT_STATUSES = PAYMENT_STATUSES;
+export type RidePaymentStatus = PaymentStatus;
 
 const ACTOR_ROLES = ['passenger', 'driver', 'system', 'operator'] as const;
 

@@ -4,7 +4,7 @@ import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { sqlHaversineKm } from '../../../../common/geo';
 import { sqlAllowing } from '../../transitions/ride-transitions';
-import { RIDE_VIEW_COLUMNS, RIDE_VIEW_FROM, RideViewRow } from '../ride-view';
+import { RIDE_PUBLIC_COLUMNS, RIDE_VIEW_FROM, RideViewRow } from '../ride-view';
 import type { NearbyQuery } from './nearby-page';
 
 /** Rides a driver may bid on (the table's `bid` row): exactly what the index holds, and what nearby lists. */
@@ -20,7 +20,7 @@ export type OpenRequestRow = RideViewRow & { fp: number };
  */
 function openViews(where: string): string {
   return `SELECT v.*, (hash_record_extended(v, 0) >> 11)::float8 AS fp
-            FROM (SELECT ${RIDE_VIEW_COLUMNS} ${RIDE_VIEW_FROM} WHERE ${OPEN_FOR_BIDS} ${where}) v`;
+            FROM (SELECT ${RIDE_PUBLIC_COLUMNS} ${RIDE_VIEW_FROM} WHERE ${OPEN_FOR_BIDS} ${where}) v`;
 }
 
 /** A nearby ride as the database finds it: the view row, its haversine distance_km and its chord (the page's order). */
@@ -138,7 +138,7 @@ export function nearbySql(q: NearbyQuery): { sql: string; params: unknown[]; nam
   }
   const distance = sqlHaversineKm('$1::float8', '$2::float8', 'r.pickup_latitude', 'r.pickup_longitude');
   const sql = `SELECT * FROM (
-       SELECT ${RIDE_VIEW_COLUMNS}, ${distance} AS distance_km, r.chord
+       SELECT ${RIDE_PUBLIC_COLUMNS}, ${distance} AS distance_km, r.chord
          FROM (SELECT r.*, r.pickup_vec <-> ${POINT_VEC} AS chord
                  FROM rides r
                 WHERE ${OPEN_FOR_BIDS}${category}
