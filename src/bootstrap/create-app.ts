@@ -157,7 +157,7 @@ function installRequestHooks(fastify: FastifyInstance, headers: SecurityHeaders,
     }),
   );
   void fastify.register(oversizedBodies);
-  void fastify.register(multipartUploads);
+  multipartUploads(fastify);
   // server.close() closes the keep-alive connections that are idle at that moment; one busy with
   // an in-flight request would stay open after its response until keepAliveTimeout (72 s), and the
   // shutdown would time out. So idle connections are closed again as requests finish.

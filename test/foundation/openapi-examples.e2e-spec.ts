@@ -91,7 +91,7 @@ describe('OpenAPI examples', () => {
 
   it('every 429 declares Retry-After; every 2xx has a description; servers and tags are set', () => {
     expect((document as unknown as Json).servers).toEqual([{ url: '/' }]);
-    expect((document as unknown as { tags: Array<{ name: string }> }).tags.map((tag) => tag.name)).toEqual(['auth', 'passenger', 'rides', 'bids', 'chat', 'driver', 'wallet', 'payments', 'sharing', 'health', 'operators']);
+    expect((document as unknown as { tags: Array<{ name: string }> }).tags.map((tag) => tag.name)).toEqual(['auth', 'passenger', 'rides', 'bids', 'chat', 'driver', 'wallet', 'payments', 'sharing', 'safety', 'health', 'operators']);
     for (const { method, path, op } of operations(document)) {
       for (const [status, response] of Object.entries(op.responses as Record<string, ResponseObject>)) {
         if (status === '429') expect([method, path, response.headers?.['Retry-After']?.schema?.type]).toEqual([method, path, 'integer']);
