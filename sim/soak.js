@@ -16,6 +16,9 @@
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
+const { spawnSync } = require('node:child_process');
+// The local stand-in for Stripe's API the tests use (the demo starts it too).
+const { startStripeFake } = require('../test/fakes/stripe-fake');
 const { Client } = require('pg');
 const Redis = require('ioredis');
 const { simulateFromArgs } = require('./simulate');
@@ -98,6 +101,17 @@ async function main(argv) {
     PLATFORM_COMMISSION_PERCENT: '0',
     UPLOAD_DIR: join(temp, 'uploads'),
   };
+  // As in the demo: some passengers pay by card against the local Stripe fake, every cancel of an
+  // accepted ride is late (it pays the fee) and some drivers report a no-show (CONTRACT §12).
+  const stripe = await startStripeFake();
+  Object.assign(env, {
+    CANCELLATION_FREE_SECONDS: '0',
+    NO_SHOW_WAIT_SECONDS: '2',
+    STRIPE_SECRET_KEY: stripe.secretKey,
+    STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+    STRIPE_API_BASE: stripe.url,
+    PUBLIC_BASE_URL: 'http://127.0.0.1',
+  });
   const services = [];
   // However the soak ends, no instance outlives it.
   process.on('exit', () => services.forEach((s) => s.child.kill('SIGTERM')));
@@ -116,10 +130,20 @@ async function main(argv) {
     result = await simulateFromArgs([...args, '--instances', services.map((s) => s.base).join(','), '--otp', OTP, '--ttl-minutes', '1'], {
       creditCmd: `${process.execPath} ${CLI} wallet:credit`,
       creditEnv: { ...env, LOG_LEVEL: 'warn' },
+      operatorCmd: `${process.execPath} ${CLI} operator:add`,
+      cliEnv: { ...env, LOG_LEVEL: 'warn' },
       drainMs: 30_000,
+      confirmCard: (setupIntentId) => stripe.confirmSetupIntent(setupIntentId, 'pm_card_visa'),
+      noShowWaitSeconds: Number(env.NO_SHOW_WAIT_SECONDS),
     });
+    // Every movement, card money included, is ledger entries that sum to zero.
+    const ledger = spawnSync(process.execPath, [CLI, 'ledger:check'], { env: { ...env, LOG_LEVEL: 'warn' }, encoding: 'utf8' });
+    const line = (ledger.stdout || ledger.stderr || '').trim().split('\n').slice(-1)[0];
+    if (ledger.status === 0) result.notes.push(line);
+    else result.violations.push({ kind: 'ledger', message: `ledger:check: ${line}` });
   } finally {
     await Promise.all(services.map((s) => s.stop()));
+    await stripe.close();
   }
   process.stdout.write(`${formatSummary(result)}\n`);
   const failed = result.violations.length > 0 || result.counters.serverErrors > 0;
