@@ -57,7 +57,7 @@ module.exports = {
     ...layerRules.filter((rule) => !rule.to.path.endsWith('()/')),
     {
       name: 'module-face',
-      comment: "Another module is reached through its face only (FACE): module file, root services, dto/, events, errors, ports, the listed vocabulary.",
+      comment: 'Another module is reached through its face only (FACE): module file, root services, dto/, events, errors, ports, the listed vocabulary.',
       severity: 'error',
       from: { path: '^src/modules/([^/]+)/' },
       to: { path: '^src/modules/', pathNot: ['^src/modules/$1/', ...FACE] },

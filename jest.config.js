@@ -39,7 +39,9 @@ const transform = {
     {
       babelrc: false,
       configFile: false,
-      plugins: [[importMetaPlugin, { pluginVersion }], ['@babel/plugin-transform-modules-commonjs', { importInterop: 'node' }],
+      plugins: [
+        [importMetaPlugin, { pluginVersion }],
+        ['@babel/plugin-transform-modules-commonjs', { importInterop: 'node' }],
         '@babel/plugin-transform-dynamic-import',
       ],
     },

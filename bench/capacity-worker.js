@@ -79,7 +79,11 @@ function onDriverFrame(driver, bytes) {
 
 async function bid(driver, rideId) {
   driver.bidding = true;
-  const res = await rec.time('POST /driver/rides/{id}/bid', () => driver.call('POST', `/api/v1/driver/rides/${rideId}/bid`, driver.token, { amount: 12.5, eta_minutes: 4 }), [409]);
+  const res = await rec.time(
+    'POST /driver/rides/{id}/bid',
+    () => driver.call('POST', `/api/v1/driver/rides/${rideId}/bid`, driver.token, { amount: 12.5, eta_minutes: 4 }),
+    [409],
+  );
   driver.bidding = false;
   if (res.status === 201 || res.status === 200) driver.bids.add(rideId);
 }
@@ -99,7 +103,9 @@ function carry(driver, rideId) {
 function heartbeat(driver) {
   driver.position.latitude += (Math.random() - 0.5) * 0.0005;
   driver.position.longitude += (Math.random() - 0.5) * 0.0008;
-  return rec.time('PUT /driver/location', () => driver.heartbeatCall('PUT', '/api/v1/driver/location', driver.token, { ...driver.position, heading: 90, speed: 8.5 }));
+  return rec.time('PUT /driver/location', () =>
+    driver.heartbeatCall('PUT', '/api/v1/driver/location', driver.token, { ...driver.position, heading: 90, speed: 8.5 }),
+  );
 }
 
 function nearby(driver) {
@@ -175,7 +181,14 @@ process.on('message', async (msg) => {
         if (!clients.has(key)) clients.set(key, client(base, { maxSockets: msg.maxSockets || 256 }));
         return clients.get(key);
       };
-      drivers = msg.drivers.map((d) => ({ ...d, call: callFor(d.base, 'ride'), heartbeatCall: callFor(d.base, 'heartbeat'), nearbyCall: callFor(d.base, 'nearby'), position: randomPoint(), bids: new Set() }));
+      drivers = msg.drivers.map((d) => ({
+        ...d,
+        call: callFor(d.base, 'ride'),
+        heartbeatCall: callFor(d.base, 'heartbeat'),
+        nearbyCall: callFor(d.base, 'nearby'),
+        position: randomPoint(),
+        bids: new Set(),
+      }));
       passengers = msg.passengers.map((p) => ({ ...p, call: callFor(p.base, 'ride') }));
       const users = [...drivers.map((d) => [d, onDriverFrame]), ...passengers.map((p) => [p, onPassengerFrame])];
       for (const c of clients.values()) await c.prewarm();

@@ -87,7 +87,12 @@ async function runStep(ctx, { drivers: D, instances: n, redisUrl, timing }) {
   const seeded = await seedStep(ctx.db, D, passengerCount, ctx.categoryId);
   const prefix = `bench-capacity-${process.pid}-${seedRound}:`;
   const probe = sqlProbe();
-  const extraEnv = { METRICS_TOKEN: 'capacity-metrics', MATCHING_RADIUS_KM: String(MATCHING_RADIUS_KM), ...(redisUrl ? { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix } : {}), ...(probe ? probe.env : {}) };
+  const extraEnv = {
+    METRICS_TOKEN: 'capacity-metrics',
+    MATCHING_RADIUS_KM: String(MATCHING_RADIUS_KM),
+    ...(redisUrl ? { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix } : {}),
+    ...(probe ? probe.env : {}),
+  };
   const services = [];
   const workers = [];
   const row = { drivers: D, instances: n, redis: Boolean(redisUrl), bookings_per_second: bookingsPerSecond };
@@ -98,10 +103,20 @@ async function runStep(ctx, { drivers: D, instances: n, redisUrl, timing }) {
     const passengerUsers = seeded.passengerIds.map(user('passenger'));
     // BENCH_CAPACITY_WORKER_ARGS: node flags for the load generators (e.g. --cpu-prof --cpu-prof-dir=DIR).
     const execArgv = (process.env.BENCH_CAPACITY_WORKER_ARGS || '').split(' ').filter(Boolean);
-    for (let w = 0; w < WORKERS; w += 1) workers.push(fork(join(__dirname, 'capacity-worker.js'), [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+    for (let w = 0; w < WORKERS; w += 1)
+      workers.push(fork(join(__dirname, 'capacity-worker.js'), [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
     const share = (list, w) => list.filter((_, i) => i % WORKERS === w);
     const t0 = Date.now();
-    const connected = await Promise.all(workers.map((worker, w) => workerCall(worker, { cmd: 'connect', drivers: share(driverUsers, w), passengers: share(passengerUsers, w), maxSockets: timing.sockets }, 'connected', 'capacity-worker')));
+    const connected = await Promise.all(
+      workers.map((worker, w) =>
+        workerCall(
+          worker,
+          { cmd: 'connect', drivers: share(driverUsers, w), passengers: share(passengerUsers, w), maxSockets: timing.sockets },
+          'connected',
+          'capacity-worker',
+        ),
+      ),
+    );
     row.connect_s = (Date.now() - t0) / 1000;
     instancesAlive(services);
     row.sockets_failed = connected.reduce((s, c) => s + c.failed, 0);
@@ -135,7 +150,9 @@ async function runStep(ctx, { drivers: D, instances: n, redisUrl, timing }) {
     Object.assign(row, summarise(stats, seconds, serviceCpuMs));
     if (probe) row.sql = services.map((_, i) => sqlWindow(sqlBefore[i], sqlAfter[i], seconds, row.requests / n));
   } finally {
-    await Promise.all(workers.map((worker) => (worker.connected ? workerCall(worker, { cmd: 'close' }, 'closed', 'capacity-worker').catch(() => undefined) : undefined)));
+    await Promise.all(
+      workers.map((worker) => (worker.connected ? workerCall(worker, { cmd: 'close' }, 'closed', 'capacity-worker').catch(() => undefined) : undefined)),
+    );
     for (const worker of workers) if (worker.exitCode === null) worker.kill();
     for (const s of services) await s.stop();
     if (probe) probe.remove();
@@ -172,7 +189,14 @@ function summarise(stats, seconds, serviceCpuMs) {
   for (const [label, e] of Object.entries(endpoints)) {
     requests += e.latencies.length;
     errors += e.errors;
-    byEndpoint[label] = { count: e.latencies.length, per_second: Math.round(e.latencies.length / seconds), ...percentiles(e.latencies), expected_409: e.expected, errors: e.errors, statuses: e.statuses };
+    byEndpoint[label] = {
+      count: e.latencies.length,
+      per_second: Math.round(e.latencies.length / seconds),
+      ...percentiles(e.latencies),
+      expected_409: e.expected,
+      errors: e.errors,
+      statuses: e.statuses,
+    };
   }
   const booked = Object.assign({}, ...stats.map((s) => s.bookings));
   // Judged from the booking request (what the passenger waits for a driver to hear of it), also
@@ -205,7 +229,11 @@ function summarise(stats, seconds, serviceCpuMs) {
 /** Pool wait and event loop per instance, for the step's log line. */
 function stepWaits(row) {
   return (row.event_loop || [])
-    .map((w, i) => (w ? `instance ${i + 1}: pool wait mean ${w.pool_wait_mean_ms ?? '–'} ms, event loop p99 ${w.p99_ms} / max ${w.max_ms} ms` : `instance ${i + 1}: no /metrics`))
+    .map((w, i) =>
+      w
+        ? `instance ${i + 1}: pool wait mean ${w.pool_wait_mean_ms ?? '–'} ms, event loop p99 ${w.p99_ms} / max ${w.max_ms} ms`
+        : `instance ${i + 1}: no /metrics`,
+    )
     .join('; ');
 }
 
@@ -267,17 +295,29 @@ async function capacityModes(ctx, { quick, log, timing, steps, modes, result }) 
           log(`    skipped: ${row.skipped}`);
           break;
         }
-        const p99s = Object.entries(row.endpoints).map(([k, e]) => `${k.split(' ')[1]} ${e.p99}`).join(', ');
-        log(`    ${row.held ? 'held' : `not held (${row.why_not})`}: p99 ms ${p99s}; ride_requested p99 ${row.ride_requested.p99} ms; load ${row.load_average.toFixed(1)}`);
-        log(`    CPU (% of a core): service ${row.service_cpu_percent} (${row.service_cpu_us_per_request} µs/request), database ${row.database_cpu_percent}, load generators ${row.clients_cpu_percent} (${row.clients_cpu_us_per_request} µs/request); ${row.requests} requests in ${row.seconds} s; ${stepWaits(row)}`);
+        const p99s = Object.entries(row.endpoints)
+          .map(([k, e]) => `${k.split(' ')[1]} ${e.p99}`)
+          .join(', ');
+        log(
+          `    ${row.held ? 'held' : `not held (${row.why_not})`}: p99 ms ${p99s}; ride_requested p99 ${row.ride_requested.p99} ms; load ${row.load_average.toFixed(1)}`,
+        );
+        log(
+          `    CPU (% of a core): service ${row.service_cpu_percent} (${row.service_cpu_us_per_request} µs/request), database ${row.database_cpu_percent}, load generators ${row.clients_cpu_percent} (${row.clients_cpu_us_per_request} µs/request); ${row.requests} requests in ${row.seconds} s; ${stepWaits(row)}`,
+        );
         for (const [i, sql] of (row.sql || []).entries()) {
           if (!sql) continue;
-          log(`    SQL, instance ${i + 1}: ${sql.statements_per_second} statements/s (${sql.statements_per_request} a request), ${sql.connections_held_mean} connections held on average (${Math.round(sql.held_idle_share * 100)} % of it between statements); by total time (bench/results/latest.json has more):`);
+          log(
+            `    SQL, instance ${i + 1}: ${sql.statements_per_second} statements/s (${sql.statements_per_request} a request), ${sql.connections_held_mean} connections held on average (${Math.round(sql.held_idle_share * 100)} % of it between statements); by total time (bench/results/latest.json has more):`,
+          );
           for (const x of sql.top_statements.slice(0, 6)) log(`      ${x.per_second}/s, mean ${x.mean_ms} ms: ${x.text.slice(0, 110)}`);
           log('    pool checkouts by total hold (round trips each, mean hold):');
-          for (const x of sql.top_checkouts.slice(0, 5)) log(`      ${x.per_second}/s, ${x.round_trips} round trips, held ${x.hold_mean_ms} ms: ${x.text.slice(0, 100)}`);
+          for (const x of sql.top_checkouts.slice(0, 5))
+            log(`      ${x.per_second}/s, ${x.round_trips} round trips, held ${x.hold_mean_ms} ms: ${x.text.slice(0, 100)}`);
         }
-        if (row.database_backends) log(`    PostgreSQL backends of the service, mean over ${row.database_backends.samples} samples: ${JSON.stringify(row.database_backends.backends_by_state)}`);
+        if (row.database_backends)
+          log(
+            `    PostgreSQL backends of the service, mean over ${row.database_backends.samples} samples: ${JSON.stringify(row.database_backends.backends_by_state)}`,
+          );
         if (row.broken) result.failure = `${D} drivers, ${instances} instance(s): ${row.broken}`;
         // BENCH_CAPACITY_ALL=1 runs every step (the whole curve), else the first that fails ends the mode.
         if (!row.held && timing.stopAtFailure && process.env.BENCH_CAPACITY_ALL !== '1') break;

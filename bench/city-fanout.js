@@ -25,7 +25,9 @@ async function fanOut(ctx, { workers: workerCount, bookings, passengerToken }) {
     const t0 = Date.now();
     const shares = workers.map((_, w) => drivers.filter((_, i) => i % workerCount === w));
     const connected = await Promise.all(
-      workers.map((worker, w) => workerCall(worker, { cmd: 'connect', drivers: shares[w], base: ctx.base, wsBase: ctx.wsBase, concurrency: 64 }, 'connected', 'ws-worker')),
+      workers.map((worker, w) =>
+        workerCall(worker, { cmd: 'connect', drivers: shares[w], base: ctx.base, wsBase: ctx.wsBase, concurrency: 64 }, 'connected', 'ws-worker'),
+      ),
     );
     const open = connected.reduce((s, c) => s + c.ok, 0);
     result.connect_s = (Date.now() - t0) / 1000;
@@ -34,7 +36,7 @@ async function fanOut(ctx, { workers: workerCount, bookings, passengerToken }) {
     result.sockets_open = open;
     result.rss_before_sockets_mb = rssIdle;
     result.rss_with_sockets_mb = rssSockets;
-    result.kb_per_socket = open ? Math.round(((rssSockets - rssIdle) * 1024) / open * 10) / 10 : null;
+    result.kb_per_socket = open ? Math.round((((rssSockets - rssIdle) * 1024) / open) * 10) / 10 : null;
 
     const pickup = { latitude: CENTER.latitude, longitude: CENTER.longitude };
     // The same probe with no fan-out running, for what the machine's load alone does to it.
@@ -54,7 +56,9 @@ async function fanOut(ctx, { workers: workerCount, bookings, passengerToken }) {
       if (Date.now() - heartbeatAt > 30_000) {
         // From the round's start: on a loaded machine a round of 10k heartbeats takes tens of seconds.
         heartbeatAt = Date.now();
-        const hb = await Promise.all(workers.map((worker) => workerCall(worker, { cmd: 'heartbeat', point: pickup, concurrency: 16 }, 'heartbeats', 'ws-worker')));
+        const hb = await Promise.all(
+          workers.map((worker) => workerCall(worker, { cmd: 'heartbeat', point: pickup, concurrency: 16 }, 'heartbeats', 'ws-worker')),
+        );
         receivers = hb.reduce((s, h) => s + h.ok, 0);
         // Longer than DRIVER_LOCATION_MAX_AGE_SECONDS (60) and the first drivers are stale before the booking.
         result.heartbeat_round_s = Math.max(result.heartbeat_round_s || 0, (Date.now() - heartbeatAt) / 1000);
@@ -110,11 +114,16 @@ async function fanOut(ctx, { workers: workerCount, bookings, passengerToken }) {
       from_stamp_ms: percentiles(fromStamp),
       // Per booking, from /metrics when the service runs with METRICS_TOKEN: the event reaching the
       // realtime service → its first and its last socket write; and the last arrival − the last write.
-      server_side_ms: serverSide.length ? { first_write: percentiles(serverSide.map((s) => s.first)), last_write: percentiles(serverSide.map((s) => s.last)) } : null,
+      server_side_ms: serverSide.length
+        ? { first_write: percentiles(serverSide.map((s) => s.first)), last_write: percentiles(serverSide.map((s) => s.last)) }
+        : null,
       // ride_requested frames the service wrote (with METRICS_TOKEN): tells a miss in transit from one in matching.
       server_written: serverSide.length ? written : null,
       // `at` is stamped just before the first write: the last write is (last − first) after it.
-      client_side_ms: serverSide.length === rides.length ? percentiles(lastFromStamp.flatMap((v, i) => (v === null ? [] : [v - (serverSide[i].last - serverSide[i].first)]))) : null,
+      client_side_ms:
+        serverSide.length === rides.length
+          ? percentiles(lastFromStamp.flatMap((v, i) => (v === null ? [] : [v - (serverSide[i].last - serverSide[i].first)])))
+          : null,
       // GET /health/live in a loop during each booking's fan-out: what another request waited.
       other_requests_ms: percentiles(probes),
       other_requests_idle_ms: percentiles(idleProbes),

@@ -68,14 +68,17 @@ async function nearbyBehindCancelled(ctx, from, { cancelled = 200_000, open = 20
   await untilNearbyFromMemory(ctx.base);
   await ctx.db.query('ALTER TABLE rides SET (autovacuum_enabled = false)');
   try {
-    await ctx.db.query(`UPDATE rides SET status = 'cancelled', cancelled_by = 'passenger', cancelled_at = now(), updated_at = now() WHERE status = 'requested'`);
+    await ctx.db.query(
+      `UPDATE rides SET status = 'cancelled', cancelled_by = 'passenger', cancelled_at = now(), updated_at = now() WHERE status = 'requested'`,
+    );
     await seedRequestedRides(ctx.db, from + cancelled, from + cancelled + open, { halfKm: 2, categoryId: ctx.categoryId });
     const writtenAt = Date.now();
     const centre = `/api/v1/driver/rides/nearby?latitude=${CENTER.latitude}&longitude=${CENTER.longitude}&radius_km=5`;
     for (;;) {
       const r = await request(ctx.base, 'GET', centre, token);
       if (r.status === 200 && Array.isArray(r.json) && r.json.length === open) break;
-      if (Date.now() - writtenAt > 180_000) throw new Error(`nearby at the centre still ${r.status} with ${Array.isArray(r.json) ? r.json.length : '?'} rides 180 s after the cancellations`);
+      if (Date.now() - writtenAt > 180_000)
+        throw new Error(`nearby at the centre still ${r.status} with ${Array.isArray(r.json) ? r.json.length : '?'} rides 180 s after the cancellations`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const reconciledS = (Date.now() - writtenAt) / 1000;
@@ -145,7 +148,9 @@ async function acceptRaces(ctx, { rides, bidders = 10 }) {
     const ride = await must(ctx.base, 'POST', '/api/v1/rides/book', passengerToken, rideBody(pickup, ctx.categoryId));
     const bidderIds = ctx.driverIds.slice(i * bidders, (i + 1) * bidders);
     const bids = await Promise.all(
-      bidderIds.map((id) => must(ctx.base, 'POST', `/api/v1/driver/rides/${ride.id}/bid`, mintAccessToken(ctx.secret, id, 'driver'), { amount: 12.5 + (id % 7), eta_minutes: 4 })),
+      bidderIds.map((id) =>
+        must(ctx.base, 'POST', `/api/v1/driver/rides/${ride.id}/bid`, mintAccessToken(ctx.secret, id, 'driver'), { amount: 12.5 + (id % 7), eta_minutes: 4 }),
+      ),
     );
     const answers = await Promise.all(bids.map((bid) => request(ctx.base, 'POST', `/api/v1/rides/${ride.id}/bids/${bid.id}/accept`, passengerToken, {})));
     let winners = 0;

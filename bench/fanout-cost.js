@@ -56,7 +56,11 @@ async function baselineFanOut({ sockets, workerCount, events, frameOf, workerCal
     const wsBase = `ws://127.0.0.1:${port}`;
     const clients = Array.from({ length: sockets }, (_, i) => ({ id: i, token: 'baseline' }));
     const shares = workers.map((_, w) => clients.filter((_, i) => i % workerCount === w));
-    const connected = await Promise.all(workers.map((worker, w) => workerCall(worker, { cmd: 'connect', drivers: shares[w], base: 'http://unused', wsBase, concurrency: connectConcurrency }, 'connected')));
+    const connected = await Promise.all(
+      workers.map((worker, w) =>
+        workerCall(worker, { cmd: 'connect', drivers: shares[w], base: 'http://unused', wsBase, concurrency: connectConcurrency }, 'connected'),
+      ),
+    );
     const open = connected.reduce((s, c) => s + c.ok, 0);
     await new Promise((r) => setTimeout(r, 1000));
     const windows = [];
@@ -69,10 +73,11 @@ async function baselineFanOut({ sockets, workerCount, events, frameOf, workerCal
           server.pid,
           workers,
           workerCall,
-          () => new Promise((resolve) => {
-            server.once('message', resolve);
-            server.send({ cmd: 'broadcast', frame: frameOf(id) });
-          }),
+          () =>
+            new Promise((resolve) => {
+              server.once('message', resolve);
+              server.send({ cmd: 'broadcast', frame: frameOf(id) });
+            }),
           (broadcast) => untilCounted(workers, workerCall, id, Math.min(open, broadcast.sent)),
         ),
       );
@@ -83,7 +88,15 @@ async function baselineFanOut({ sockets, workerCount, events, frameOf, workerCal
     const deliveries = latencies.length;
     // Its server side: the broadcast loop, first write to last (a bare server has nothing before it).
     const serverSide = percentiles(windows.map((w) => w.caused.loop_ms));
-    return { sockets: open, events, deliveries, latency_ms: percentiles(latencies), server_side_ms: serverSide, spread_ms: spreads(byEvent), ...perSocket(windows, deliveries) };
+    return {
+      sockets: open,
+      events,
+      deliveries,
+      latency_ms: percentiles(latencies),
+      server_side_ms: serverSide,
+      spread_ms: spreads(byEvent),
+      ...perSocket(windows, deliveries),
+    };
   } finally {
     await Promise.all(workers.filter((w) => w.connected).map((worker) => workerCall(worker, { cmd: 'close' }, 'closed').catch(() => undefined)));
     for (const worker of workers) if (worker.exitCode === null) worker.kill();

@@ -28,7 +28,12 @@ const WebSocket = require('ws');
 const N = Number(process.env.BENCH_SOCKETS || 10_000);
 const WORKERS = Number(process.env.BENCH_WORKERS || 2);
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 5);
-const FRAME = JSON.stringify({ type: 'ride_requested', ride_id: '00000000-0000-4000-8000-000000000000', data: { ride: { note: 'x'.repeat(1150) } }, at: new Date().toISOString() });
+const FRAME = JSON.stringify({
+  type: 'ride_requested',
+  ride_id: '00000000-0000-4000-8000-000000000000',
+  data: { ride: { note: 'x'.repeat(1150) } },
+  at: new Date().toISOString(),
+});
 const now = () => performance.timeOrigin + performance.now();
 
 if (process.argv[2] === 'client') {
@@ -122,7 +127,10 @@ async function main() {
     const limits = { maxMessagesPerSecond: 20, maxBufferedBytes: 1 << 20 };
     const connection = new LiveConnection(socket, limits, request.socket); // as the gateway does
     const overWs = new LiveConnection(socket, limits);
-    for (const [c, r] of [[connection, registry], [overWs, registryOverWs]]) {
+    for (const [c, r] of [
+      [connection, registry],
+      [overWs, registryOverWs],
+    ]) {
       c.user = user;
       r.add(c);
     }
@@ -157,7 +165,9 @@ async function main() {
   };
   const only = process.env.BENCH_WAYS ? process.env.BENCH_WAYS.split(',') : Object.keys(allWays);
   const ways = Object.fromEntries(only.map((k) => [k, allWays[k]]));
-  const samples = Object.fromEntries(Object.keys(ways).map((k) => [k, { serverMs: [], queued: [], blocked: [], user: [], system: [], clients: [], p50: [], p99: [], last: [] }]));
+  const samples = Object.fromEntries(
+    Object.keys(ways).map((k) => [k, { serverMs: [], queued: [], blocked: [], user: [], system: [], clients: [], p50: [], p99: [], last: [] }]),
+  );
   const clientsCpu = async () => (await Promise.all(workers.map((w) => ask(w, { cpu: true }, 'cpu')))).reduce((s, v) => s + v, 0);
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const [name, send] of Object.entries(ways)) {
@@ -176,7 +186,10 @@ async function main() {
       const u = process.cpuUsage(u0);
       lag.stop();
       const clientUs = (await clientsCpu()) - c0;
-      const times = (await Promise.all(workers.map((w) => ask(w, { arrivals: true }, 'times')))).flat().map((t) => t - t0).sort((a, b) => a - b);
+      const times = (await Promise.all(workers.map((w) => ask(w, { arrivals: true }, 'times'))))
+        .flat()
+        .map((t) => t - t0)
+        .sort((a, b) => a - b);
       const s = samples[name];
       s.serverMs.push(serverMs);
       s.queued.push(queued);
@@ -190,15 +203,18 @@ async function main() {
     }
   }
   const bare = samples.bare ? median(samples.bare.serverMs) : null;
-  console.log(`${N} sockets, ${WORKERS} client processes, ${payload.length}-byte frame, median of ${ROUNDS} rounds; load ${require('node:fs').readFileSync('/proc/loadavg', 'utf8').trim()}`);
+  console.log(
+    `${N} sockets, ${WORKERS} client processes, ${payload.length}-byte frame, median of ${ROUNDS} rounds; load ${require('node:fs').readFileSync('/proc/loadavg', 'utf8').trim()}`,
+  );
   console.log('way        server ms (× bare) queued  loop blocked ms  arrival p50 / p99 / last ms   server CPU µs/socket user+sys  clients µs/socket');
   for (const [name, s] of Object.entries(samples)) {
     const serverMs = median(s.serverMs);
     const ratio = bare ? ` (× ${(serverMs / bare).toFixed(2)})` : '';
     const cpu = `${median(s.user).toFixed(2)} + ${median(s.system).toFixed(2)}`;
     console.log(
-      `${name.padEnd(10)} ${serverMs.toFixed(1).padStart(6)}${ratio.padEnd(10)} ${String(median(s.queued)).padStart(6)}  ${median(s.blocked).toFixed(1).padStart(15)}  ${median(s.p50).toFixed(1)} / ${median(s.p99).toFixed(1)} / ${median(s.last).toFixed(1)}`.padEnd(89) +
-        `${cpu.padEnd(28)} ${median(s.clients).toFixed(2)}`,
+      `${name.padEnd(10)} ${serverMs.toFixed(1).padStart(6)}${ratio.padEnd(10)} ${String(median(s.queued)).padStart(6)}  ${median(s.blocked).toFixed(1).padStart(15)}  ${median(s.p50).toFixed(1)} / ${median(s.p99).toFixed(1)} / ${median(s.last).toFixed(1)}`.padEnd(
+        89,
+      ) + `${cpu.padEnd(28)} ${median(s.clients).toFixed(2)}`,
     );
   }
   for (const w of workers) w.kill();

@@ -5,11 +5,24 @@
 const helmet = require('helmet').default;
 
 const config = { contentSecurityPolicy: false, xFrameOptions: { action: 'deny' }, strictTransportSecurity: false };
-const res = { headers: {}, setHeader(k, v) { this.headers[k] = v; }, removeHeader(k) { delete this.headers[k]; } };
+const res = {
+  headers: {},
+  setHeader(k, v) {
+    this.headers[k] = v;
+  },
+  removeHeader(k) {
+    delete this.headers[k];
+  },
+};
 const req = {};
 const done = () => {};
 const once = helmet(config);
-const HEADERS = [['x-content-type-options', 'nosniff'], ['x-frame-options', 'DENY'], ['referrer-policy', 'no-referrer'], ['cross-origin-resource-policy', 'same-origin']];
+const HEADERS = [
+  ['x-content-type-options', 'nosniff'],
+  ['x-frame-options', 'DENY'],
+  ['referrer-policy', 'no-referrer'],
+  ['cross-origin-resource-policy', 'same-origin'],
+];
 
 function bench(name, fn) {
   const n = 300_000;

@@ -98,7 +98,15 @@ async function prepare(svc) {
   const driver = await signUp(svc.base, 'driver');
   await call(svc.base, 'PUT', '/api/v1/driver/profile', {
     token: driver,
-    body: { vehicle_category_id: 1, vehicle_make: 'Toyota', vehicle_model: 'Prius', vehicle_plate: 'BENCH1', vehicle_color: 'Blue', vehicle_year: 2022, license_number: 'B-1' },
+    body: {
+      vehicle_category_id: 1,
+      vehicle_make: 'Toyota',
+      vehicle_model: 'Prius',
+      vehicle_plate: 'BENCH1',
+      vehicle_color: 'Blue',
+      vehicle_year: 2022,
+      license_number: 'B-1',
+    },
   });
   await call(svc.base, 'PUT', '/api/v1/driver/status', { token: driver, body: { is_online: true } });
   await call(svc.base, 'PUT', '/api/v1/driver/location', { token: driver, body: { latitude: PICKUP.latitude + 0.002, longitude: PICKUP.longitude } });
@@ -106,7 +114,12 @@ async function prepare(svc) {
   const bearer = (t) => ({ authorization: `Bearer ${t}` });
   svc.paths = {
     'GET /health/live': { method: 'GET', path: '/health/live' },
-    'POST /api/v1/rides/estimate': { method: 'POST', path: '/api/v1/rides/estimate', headers: { ...JSON_HEADERS, ...bearer(passenger) }, body: JSON.stringify(RIDE_FIELDS) },
+    'POST /api/v1/rides/estimate': {
+      method: 'POST',
+      path: '/api/v1/rides/estimate',
+      headers: { ...JSON_HEADERS, ...bearer(passenger) },
+      body: JSON.stringify(RIDE_FIELDS),
+    },
     'GET /api/v1/rides/{id}': { method: 'GET', path: `/api/v1/rides/${ride.id}`, headers: bearer(passenger) },
     'PUT /api/v1/driver/location': {
       method: 'PUT',
@@ -143,7 +156,12 @@ async function main() {
     const figures = new Map(services.map((s) => [s.label, new Map(names.map((n) => [n, []]))]));
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 ? [...services].reverse() : services;
-      for (const name of names) for (const svc of order) figures.get(svc.label).get(name).push(await run(svc, name, REQUESTS));
+      for (const name of names)
+        for (const svc of order)
+          figures
+            .get(svc.label)
+            .get(name)
+            .push(await run(svc, name, REQUESTS));
       process.stdout.write(`round ${round + 1}/${ROUNDS} done, load ${readFileSync('/proc/loadavg', 'utf8').trim()}\n`);
     }
     const first = services[0].label;

@@ -90,8 +90,19 @@ function row(i) {
     return_scheduled_at: null,
     promo_code: null,
     estimate: {
-      vehicleCategoryId: 1, rideType: 'one_way', distanceKm: 3.4, durationMinutes: 9, baseMinor: 250, distanceMinor: 408,
-      timeMinor: 225, subtotalMinor: 883, minimumFareMinor: 600, minimumFareApplied: false, discountMinor: 0, totalMinor: 883, promo: null,
+      vehicleCategoryId: 1,
+      rideType: 'one_way',
+      distanceKm: 3.4,
+      durationMinutes: 9,
+      baseMinor: 250,
+      distanceMinor: 408,
+      timeMinor: 225,
+      subtotalMinor: 883,
+      minimumFareMinor: 600,
+      minimumFareApplied: false,
+      discountMinor: 0,
+      totalMinor: 883,
+      promo: null,
     },
     fare_minor: accepted ? 900 : null,
     currency: 'EUR',
@@ -106,10 +117,19 @@ function row(i) {
     cancelled_at: null,
     created_at: at,
     updated_at: at,
-    p_first_name: 'Paula', p_last_name: 'Jones', p_picture: null,
-    d_first_name: accepted ? 'Dana' : null, d_last_name: accepted ? 'Smith' : null, d_picture: null,
-    d_rating: accepted ? '4.90' : null, d_category: accepted ? 1 : null, d_make: accepted ? 'Toyota' : null,
-    d_model: accepted ? 'Corolla' : null, d_plate: accepted ? 'B-RH 1234' : null, d_color: accepted ? 'White' : null, d_year: accepted ? 2021 : null,
+    p_first_name: 'Paula',
+    p_last_name: 'Jones',
+    p_picture: null,
+    d_first_name: accepted ? 'Dana' : null,
+    d_last_name: accepted ? 'Smith' : null,
+    d_picture: null,
+    d_rating: accepted ? '4.90' : null,
+    d_category: accepted ? 1 : null,
+    d_make: accepted ? 'Toyota' : null,
+    d_model: accepted ? 'Corolla' : null,
+    d_plate: accepted ? 'B-RH 1234' : null,
+    d_color: accepted ? 'White' : null,
+    d_year: accepted ? 2021 : null,
   };
 }
 
@@ -132,7 +152,10 @@ function main() {
   };
   const best = {};
   for (let round = 0; round < ROUNDS; round += 1) {
-    for (const [name, write] of [['new Function', generated], ['closures', closures]]) {
+    for (const [name, write] of [
+      ['new Function', generated],
+      ['closures', closures],
+    ]) {
       for (const stringify of [false, true]) {
         const key = `${name}${stringify ? ' + JSON.stringify' : ''}`;
         best[key] = Math.min(best[key] ?? Infinity, time(write, stringify));

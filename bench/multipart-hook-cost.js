@@ -15,16 +15,20 @@ async function serve(variant) {
   const fastify = require('fastify')({ logger: false });
   if (variant === 'app-wide') {
     const fp = require('fastify-plugin');
-    await fastify.register(fp(async (instance) => {
-      await instance.register(require('@fastify/multipart'), { limits: { files: 1, parts: 10 } });
-      instance.addHook('preValidation', (request, reply, done) => {
-        if (!request.isMultipart() || request.routeOptions.config.multipart === true) return done();
-        reply.code(415).send({ statusCode: 415 });
-      });
-    }));
+    await fastify.register(
+      fp(async (instance) => {
+        await instance.register(require('@fastify/multipart'), { limits: { files: 1, parts: 10 } });
+        instance.addHook('preValidation', (request, reply, done) => {
+          if (!request.isMultipart() || request.routeOptions.config.multipart === true) return done();
+          reply.code(415).send({ statusCode: 415 });
+        });
+      }),
+    );
   }
   if (variant === 'confined') require(join(__dirname, '..', 'dist', 'src', 'bootstrap', 'multipart-uploads.js')).multipartUploads(fastify);
-  fastify.put('/location', (request, reply) => { reply.code(204).send(); });
+  fastify.put('/location', (request, reply) => {
+    reply.code(204).send();
+  });
   fastify.post('/upload', { config: { multipart: true } }, async (request) => {
     let n = 0;
     for await (const part of request.parts()) if (part.file) for await (const chunk of part.file) n += chunk.length;
@@ -37,18 +41,25 @@ async function serve(variant) {
 
 /** The server's own CPU time per request: unlike req/s, barely moved by other load on the machine. */
 function cpuOf(child) {
-  return new Promise((resolve) => { child.once('message', (m) => resolve(m.cpu.user + m.cpu.system)); child.send('cpu'); });
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve(m.cpu.user + m.cpu.system));
+    child.send('cpu');
+  });
 }
 
 async function measure({ child, port }, duration) {
   const before = await cpuOf(child);
   const autocannon = require('autocannon');
   const result = await autocannon({
-    url: `http://127.0.0.1:${port}/location`, method: 'PUT', body: BODY,
-    headers: { 'content-type': 'application/json' }, connections: 50, duration,
+    url: `http://127.0.0.1:${port}/location`,
+    method: 'PUT',
+    body: BODY,
+    headers: { 'content-type': 'application/json' },
+    connections: 50,
+    duration,
   });
   if (result.non2xx || result.errors) throw new Error(`failures: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rps: result.requests.average, cpuUs: (await cpuOf(child) - before) / result.requests.total };
+  return { rps: result.requests.average, cpuUs: ((await cpuOf(child)) - before) / result.requests.total };
 }
 
 async function main() {
@@ -75,10 +86,14 @@ async function main() {
       }
       for (const variant of ['app-wide', 'confined']) ratios[variant].push(rps[variant] / rps.bare);
       const us = (v) => cpu[v][round].toFixed(1);
-      console.log(`round ${round + 1}: bare ${rps.bare.toFixed(0)} req/s ${us('bare')} µs CPU/req; app-wide ${(rps['app-wide'] / rps.bare).toFixed(2)} ${us('app-wide')} µs; confined ${(rps.confined / rps.bare).toFixed(2)} ${us('confined')} µs`);
+      console.log(
+        `round ${round + 1}: bare ${rps.bare.toFixed(0)} req/s ${us('bare')} µs CPU/req; app-wide ${(rps['app-wide'] / rps.bare).toFixed(2)} ${us('app-wide')} µs; confined ${(rps.confined / rps.bare).toFixed(2)} ${us('confined')} µs`,
+      );
     }
     const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
-    console.log(`server CPU per request, median: bare ${median(cpu.bare).toFixed(1)} µs, app-wide ${median(cpu['app-wide']).toFixed(1)} µs, confined ${median(cpu.confined).toFixed(1)} µs`);
+    console.log(
+      `server CPU per request, median: bare ${median(cpu.bare).toFixed(1)} µs, app-wide ${median(cpu['app-wide']).toFixed(1)} µs, confined ${median(cpu.confined).toFixed(1)} µs`,
+    );
     for (const [variant, list] of Object.entries(ratios)) {
       console.log(`${variant}: ${Math.min(...list).toFixed(2)}-${Math.max(...list).toFixed(2)} of bare (median ${median(list).toFixed(2)})`);
     }
@@ -88,4 +103,8 @@ async function main() {
 }
 
 if (process.argv[2] === '--serve') serve(process.argv[3]);
-else main().catch((err) => { console.error(err); process.exitCode = 1; });
+else
+  main().catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  });

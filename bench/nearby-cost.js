@@ -73,7 +73,13 @@ async function measure(url, requests, pid) {
   const before = pid ? cpuMs(pid) : 0;
   const r = await cannon({ ...options, duration: DURATION });
   const cpu = pid ? cpuMs(pid) - before : 0;
-  return { rps: Math.round(r.requests.average), p99: r.latency.p99, total: r.requests.total, non2xx: r.non2xx + r.errors, cpuUs: pid ? (cpu * 1000) / r.requests.total : undefined };
+  return {
+    rps: Math.round(r.requests.average),
+    p99: r.latency.p99,
+    total: r.requests.total,
+    non2xx: r.non2xx + r.errors,
+    cpuUs: pid ? (cpu * 1000) / r.requests.total : undefined,
+  };
 }
 
 async function main() {
@@ -96,7 +102,9 @@ async function main() {
     const [driverId] = await seedDrivers(db, 1, await firstCategoryId(db));
     const t0 = Date.now();
     await seedRequestedRides(db, 1, RIDES + 1);
-    process.stdout.write(`seeded ${RIDES} rides in ${((Date.now() - t0) / 1000).toFixed(1)} s; load ${require('node:fs').readFileSync('/proc/loadavg', 'utf8').trim()}\n`);
+    process.stdout.write(
+      `seeded ${RIDES} rides in ${((Date.now() - t0) / 1000).toFixed(1)} s; load ${require('node:fs').readFileSync('/proc/loadavg', 'utf8').trim()}\n`,
+    );
     const token = mintAccessToken(JWT_SECRET, driverId, 'driver', 24 * 3600);
     const args = process.env.BENCH_SERVICE_ARGS ? process.env.BENCH_SERVICE_ARGS.split(' ').filter(Boolean) : [];
     const results = ROOTS.map(() => []);
@@ -122,7 +130,9 @@ async function main() {
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     for (const [i, root] of ROOTS.entries()) {
       const rs = results[i];
-      process.stdout.write(`median ${root}: ratio ${median(rs.map((r) => r.ratio)).toFixed(3)}, p99 ${median(rs.map((r) => r.p99))} ms, CPU ${median(rs.map((r) => r.cpuUs)).toFixed(1)} µs/request\n`);
+      process.stdout.write(
+        `median ${root}: ratio ${median(rs.map((r) => r.ratio)).toFixed(3)}, p99 ${median(rs.map((r) => r.p99))} ms, CPU ${median(rs.map((r) => r.cpuUs)).toFixed(1)} µs/request\n`,
+      );
     }
   } finally {
     baseline.kill('SIGTERM');

@@ -57,7 +57,9 @@ async function measure(url, requests, pid) {
   const before = cpuMs(pid);
   const r = await cannon({ ...options, duration: DURATION });
   const cpu = cpuMs(pid) - before;
-  const codes = Object.entries(r.statusCodeStats || {}).map(([code, { count }]) => `${code}×${count}`).join(' ');
+  const codes = Object.entries(r.statusCodeStats || {})
+    .map(([code, { count }]) => `${code}×${count}`)
+    .join(' ');
   return { rps: Math.round(r.requests.average), p99: r.latency.p99, codes, errors: r.errors, cpuUs: (cpu * 1000) / r.requests.total };
 }
 
@@ -126,7 +128,11 @@ async function main() {
     const cases = [
       ['same point, plain', { path: '/page' }, [{ method: 'GET', path: centre, headers: auth }]],
       ['random points, plain', { path: '/page' }, random],
-      ['same point, gzip', { path: '/page', headers: { 'accept-encoding': 'gzip' } }, [{ method: 'GET', path: centre, headers: { ...auth, 'accept-encoding': 'gzip' } }]],
+      [
+        'same point, gzip',
+        { path: '/page', headers: { 'accept-encoding': 'gzip' } },
+        [{ method: 'GET', path: centre, headers: { ...auth, 'accept-encoding': 'gzip' } }],
+      ],
       ['same point, 304', { path: '/baseline' }, [{ method: 'GET', path: centre, headers: { ...auth, 'if-none-match': etag } }]],
     ];
     for (const [name, bareRequest, requests] of cases) {

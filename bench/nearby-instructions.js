@@ -60,9 +60,7 @@ function nearby(base, token, amount) {
       },
     },
   ];
-  return new Promise((ok, fail) =>
-    autocannon({ url: base, connections: 4, amount, requests, timeout: 60 }, (err, r) => (err ? fail(err) : ok(r))),
-  );
+  return new Promise((ok, fail) => autocannon({ url: base, connections: 4, amount, requests, timeout: 60 }, (err, r) => (err ? fail(err) : ok(r))));
 }
 
 /**
@@ -70,7 +68,11 @@ function nearby(base, token, amount) {
  * callgrind_control must see the same value to find them.
  */
 function control(...args) {
-  return execFileSync('callgrind_control', args.map(String), { env: { ...process.env, HOST: '127.0.0.1' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  return execFileSync('callgrind_control', args.map(String), {
+    env: { ...process.env, HOST: '127.0.0.1' },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
 }
 
 /** Instructions counted since the last zeroing, summed over the threads (`callgrind_control -e`). */
@@ -89,7 +91,12 @@ async function main() {
   const port = await freePort();
   // The periodic sweeps and reconciliations are pushed out of the windows: under valgrind a window
   // lasts minutes, and a 20,000-ride reconciliation in one would count as nearby's.
-  const quiet = { OPEN_REQUESTS_RECONCILE_SECONDS: '3600', DRIVER_MATCHING_RECONCILE_SECONDS: '3600', RIDE_EXPIRY_SWEEP_SECONDS: '3600', RIDE_DISPATCH_SWEEP_SECONDS: '3600' };
+  const quiet = {
+    OPEN_REQUESTS_RECONCILE_SECONDS: '3600',
+    DRIVER_MATCHING_RECONCILE_SECONDS: '3600',
+    RIDE_EXPIRY_SWEEP_SECONDS: '3600',
+    RIDE_DISPATCH_SWEEP_SECONDS: '3600',
+  };
   const env = benchServiceEnv({ databaseUrl: url.toString(), port, ...quiet });
   const base = `http://127.0.0.1:${port}`;
   const db = new Client({ connectionString: url.toString() });
@@ -104,7 +111,14 @@ async function main() {
     await seedRequestedRides(db, 1, RIDES + 1);
     const token = mintAccessToken(JWT_SECRET, driverId, 'driver', 24 * 3600);
     for (const root of ROOTS) {
-      const args = ['--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${join(out, 'cg.%p')}`, process.execPath, join(root, 'dist', 'src', 'main.js')];
+      const args = [
+        '--tool=callgrind',
+        '--instr-atstart=no',
+        '--smc-check=all-non-file',
+        `--callgrind-out-file=${join(out, 'cg.%p')}`,
+        process.execPath,
+        join(root, 'dist', 'src', 'main.js'),
+      ];
       const log = openSync(join(out, 'service.log'), 'w');
       const child = spawn('valgrind', args, { cwd: root, env, stdio: ['ignore', log, log] });
       closeSync(log);
@@ -122,10 +136,14 @@ async function main() {
           control('-i', 'off', child.pid);
           const ok = r.requests.total - r.non2xx;
           counts.push(total / r.requests.total);
-          process.stdout.write(`${root}: window ${i + 1}: ${r.requests.total} requests (${ok} 2xx), ${(total / 1e6).toFixed(1)} M instructions, ${Math.round(total / r.requests.total).toLocaleString('en-US')} per request\n`);
+          process.stdout.write(
+            `${root}: window ${i + 1}: ${r.requests.total} requests (${ok} 2xx), ${(total / 1e6).toFixed(1)} M instructions, ${Math.round(total / r.requests.total).toLocaleString('en-US')} per request\n`,
+          );
         }
         const sorted = [...counts].sort((a, b) => a - b);
-        process.stdout.write(`${root}: ${Math.round(sorted[0]).toLocaleString('en-US')} instructions per request (lowest of ${counts.length} windows; median ${Math.round(sorted[Math.floor(sorted.length / 2)]).toLocaleString('en-US')})\n`);
+        process.stdout.write(
+          `${root}: ${Math.round(sorted[0]).toLocaleString('en-US')} instructions per request (lowest of ${counts.length} windows; median ${Math.round(sorted[Math.floor(sorted.length / 2)]).toLocaleString('en-US')})\n`,
+        );
       } finally {
         child.kill('SIGTERM');
         await new Promise((r) => (child.exitCode !== null ? r() : child.on('exit', r)));

@@ -58,19 +58,62 @@ function seededRow(i) {
   const lng = CENTER.longitude + (Math.random() * 2 - 1) * HALF_LNG;
   const now = NOW;
   return {
-    id: uuid(i), ride_code: passengerId.toString(16).toUpperCase().padStart(6, '0'), status: 'requested', ride_type: 'one_way',
-    pickup_address: `Pickup street ${passengerId}`, pickup_latitude: lat, pickup_longitude: lng,
-    dropoff_address: `Dropoff street ${passengerId}`, dropoff_latitude: lat + 0.01, dropoff_longitude: lng + 0.01,
-    return_address: null, return_latitude: null, return_longitude: null,
-    vehicle_category_id: CATEGORIES[passengerId % CATEGORIES.length], passenger_count: 1, children: 0, payment_method: 'cash',
-    duration_minutes: null, end_scheduled_at: null, return_scheduled_at: null, promo_code: null, pickup_at: null,
-    estimate: { distance_km: 1.57, duration_minutes: 4 }, currency: 'EUR', fare_minor: null, offered_fare_minor: null, tip_minor: null,
-    passenger_id: passengerId, p_first_name: `P${passengerId}`, p_last_name: 'CityBench', p_picture: null, p_rating: null,
-    driver_id: null, d_first_name: null, d_last_name: null, d_picture: null, d_rating: null, d_category: null,
-    d_make: null, d_model: null, d_plate: null, d_color: null, d_year: null,
-    accepted_bid_id: null, cancelled_by: null, cancel_reason: null, driver_rating: null, passenger_rating: null,
-    expires_at: new Date(now + 3 * 3600_000), accepted_at: null, arrived_at: null, started_at: null, completed_at: null, cancelled_at: null,
-    created_at: new Date(now - (i % 600) * 1000), updated_at: new Date(now - (i % 600) * 1000),
+    id: uuid(i),
+    ride_code: passengerId.toString(16).toUpperCase().padStart(6, '0'),
+    status: 'requested',
+    ride_type: 'one_way',
+    pickup_address: `Pickup street ${passengerId}`,
+    pickup_latitude: lat,
+    pickup_longitude: lng,
+    dropoff_address: `Dropoff street ${passengerId}`,
+    dropoff_latitude: lat + 0.01,
+    dropoff_longitude: lng + 0.01,
+    return_address: null,
+    return_latitude: null,
+    return_longitude: null,
+    vehicle_category_id: CATEGORIES[passengerId % CATEGORIES.length],
+    passenger_count: 1,
+    children: 0,
+    payment_method: 'cash',
+    duration_minutes: null,
+    end_scheduled_at: null,
+    return_scheduled_at: null,
+    promo_code: null,
+    pickup_at: null,
+    estimate: { distance_km: 1.57, duration_minutes: 4 },
+    currency: 'EUR',
+    fare_minor: null,
+    offered_fare_minor: null,
+    tip_minor: null,
+    passenger_id: passengerId,
+    p_first_name: `P${passengerId}`,
+    p_last_name: 'CityBench',
+    p_picture: null,
+    p_rating: null,
+    driver_id: null,
+    d_first_name: null,
+    d_last_name: null,
+    d_picture: null,
+    d_rating: null,
+    d_category: null,
+    d_make: null,
+    d_model: null,
+    d_plate: null,
+    d_color: null,
+    d_year: null,
+    accepted_bid_id: null,
+    cancelled_by: null,
+    cancel_reason: null,
+    driver_rating: null,
+    passenger_rating: null,
+    expires_at: new Date(now + 3 * 3600_000),
+    accepted_at: null,
+    arrived_at: null,
+    started_at: null,
+    completed_at: null,
+    cancelled_at: null,
+    created_at: new Date(now - (i % 600) * 1000),
+    updated_at: new Date(now - (i % 600) * 1000),
     fp: (BigInt(Math.floor(Math.random() * 2 ** 52)) * 4093n - 2n ** 62n).toString(),
   };
 }
@@ -182,8 +225,19 @@ function breakdown() {
     return [r.id, r.updated_at.toISOString(), r.fp];
   });
   part('entry object (11 fields, 6 boxed doubles), strings excluded', (i) => ({
-    id: '', latitude: 52.5 + i * 1e-9, longitude: 13.4 + i * 1e-9, x: 0.1 + i * 1e-9, y: 0.2 + i * 1e-9, z: 0.3 + i * 1e-9,
-    categoryId: 1, expiresAtMs: Date.now() + i, passengerId: i, updatedAt: '', head: '', fingerprint: '', seq: i,
+    id: '',
+    latitude: 52.5 + i * 1e-9,
+    longitude: 13.4 + i * 1e-9,
+    x: 0.1 + i * 1e-9,
+    y: 0.2 + i * 1e-9,
+    z: 0.3 + i * 1e-9,
+    categoryId: 1,
+    expiresAtMs: Date.now() + i,
+    passengerId: i,
+    updatedAt: '',
+    head: '',
+    fingerprint: '',
+    seq: i,
   }));
   const ids = Array.from({ length: N }, (_, i) => uuid(i));
   const before = memory();
@@ -192,7 +246,7 @@ function breakdown() {
   const passengers = new Map();
   for (let i = 0; i < N; i += 1) passengers.set(i + 20_000, ids[i]);
   const after = memory();
-  process.stdout.write(`  ${'two grids\' placed Maps + Placed objects, byPassenger Map'.padEnd(62)} ${perEntry(before, after).heap.toFixed(0).padStart(6)} B\n`);
+  process.stdout.write(`  ${"two grids' placed Maps + Placed objects, byPassenger Map".padEnd(62)} ${perEntry(before, after).heap.toFixed(0).padStart(6)} B\n`);
   return [placed, passengers];
 }
 
@@ -216,7 +270,9 @@ async function main() {
   }
   const t = timePages(indexes);
   if (process.env.BENCH_GATE) process.exit(0);
-  process.stdout.write(`nearby page (5 km, ≤50 rides; ${t.rides.toFixed(1)} rides, ${(t.bytes / 1024).toFixed(1)} KB on average), ${PAGES} queries, builds alternating:\n`);
+  process.stdout.write(
+    `nearby page (5 km, ≤50 rides; ${t.rides.toFixed(1)} rides, ${(t.bytes / 1024).toFixed(1)} KB on average), ${PAGES} queries, builds alternating:\n`,
+  );
   t.times.forEach(({ page, withBytes }, i) => {
     process.stdout.write(
       `  ${BUILDS[i]}: build p50 ${page.p50.toFixed(1)} µs mean ${page.mean.toFixed(1)} p99 ${page.p99.toFixed(1)}; ` +

@@ -17,7 +17,20 @@ const cell = (v, unit = '') => (v === undefined || v === null ? '–' : `${typeo
 function runsOf(report) {
   if (report.runs) return report.runs;
   const command = report.quick ? 'npm run bench -- --quick' : 'npm run bench';
-  return [{ id: 'A', at: report.at, commit: report.commit, command, node: report.node, cpus: report.cpus, cpu_model: report.cpu_model, database: report.database, redis: report.redis, load: report.load }];
+  return [
+    {
+      id: 'A',
+      at: report.at,
+      commit: report.commit,
+      command,
+      node: report.node,
+      cpus: report.cpus,
+      cpu_model: report.cpu_model,
+      database: report.database,
+      redis: report.redis,
+      load: report.load,
+    },
+  ];
 }
 const runOf = (report, part) => (part && part.run) || runsOf(report)[0].id;
 
@@ -30,7 +43,12 @@ function judge(report) {
   // A window in which no request completed has no latency: autocannon's p99 0 would read as met.
   const p99 = (r) => (r && r.total === 0 ? 'no request completed' : r && r.latency_ms ? r.latency_ms.p99 : undefined);
   const fmt = (v, unit = '') => (v === undefined || v === null ? undefined : `${typeof v === 'number' ? Math.round(v * 100) / 100 : v}${unit}`);
-  const check = (target, part, figure, ok) => ({ target, run: part ? runOf(report, part) : undefined, figure: figure ?? 'not measured', met: figure === undefined ? undefined : Boolean(ok) });
+  const check = (target, part, figure, ok) => ({
+    target,
+    run: part ? runOf(report, part) : undefined,
+    figure: figure ?? 'not measured',
+    met: figure === undefined ? undefined : Boolean(ok),
+  });
   const ratio = (target, r, min) => check(target, r, fmt(r && r.ratio), r && r.ratio >= min);
   const capacity = report.capacity && report.capacity.modes && report.capacity.modes[1];
   return [
@@ -44,13 +62,28 @@ function judge(report) {
     ]),
     check('ride_requested to 10,000 sockets: event → last socket write p99 ≤ 100 ms', fan, fmt(serverSide, ' ms'), serverSide <= 100),
     check('≤ 20 KB per idle socket', fan, fmt(fan && fan.kb_per_socket, ' KB'), fan && fan.kb_per_socket <= 20),
-    check('one instance holds 20,000 online drivers (city capacity)', report.capacity, capacity && !capacity.skipped ? heldText(capacity) : undefined, capacity && capacity.largest_held >= 20_000),
+    check(
+      'one instance holds 20,000 online drivers (city capacity)',
+      report.capacity,
+      capacity && !capacity.skipped ? heldText(capacity) : undefined,
+      capacity && capacity.largest_held >= 20_000,
+    ),
     ratio('heartbeat (one driver): ≥ 0.45 × ceiling', find(rows, 'PUT /api/v1/driver/location'), 0.45),
     ratio('heartbeat (every seeded driver): ≥ 0.45 × ceiling', find(rows, 'PUT /driver/location,'), 0.45),
     ratio('estimate: ≥ 0.45 × ceiling', find(rows, 'POST /api/v1/rides/estimate'), 0.45),
     ratio('ride details: ≥ 0.55 × ceiling', find(rows, 'GET /api/v1/rides/{id}'), 0.55),
-    check('RSS after the standard HTTP load ≤ 150 MB', report.memory, fmt(report.memory && report.memory.rss_after_http_load_mb, ' MB'), report.memory && report.memory.rss_after_http_load_mb <= 150),
-    check('start-up on existing data ≤ 2 s', report.startup, fmt(report.startup && report.startup.seconds, ' s'), report.startup && report.startup.seconds <= 2),
+    check(
+      'RSS after the standard HTTP load ≤ 150 MB',
+      report.memory,
+      fmt(report.memory && report.memory.rss_after_http_load_mb, ' MB'),
+      report.memory && report.memory.rss_after_http_load_mb <= 150,
+    ),
+    check(
+      'start-up on existing data ≤ 2 s',
+      report.startup,
+      fmt(report.startup && report.startup.seconds, ' s'),
+      report.startup && report.startup.seconds <= 2,
+    ),
   ];
 }
 
@@ -61,7 +94,7 @@ const HOT_PATHS = [
   '',
   'Each everyday endpoint through the public API, one at a time: autocannon with 50 connections, 2 s of warm-up, then 5 s measured,',
   'right after a ceiling run. "× ceiling" is the share of bare Fastify\'s throughput the endpoint reaches on the same machine at that',
-  'moment; CPU per request (when recorded) is the service process\'s and its PostgreSQL backends\' CPU time over the requests, from /proc.',
+  "moment; CPU per request (when recorded) is the service process's and its PostgreSQL backends' CPU time over the requests, from /proc.",
   'The last row has 10,000 seeded drivers heartbeat in turn (every heartbeat a different driver), not one.',
   'Reproduce: `BENCH_CITY=heartbeats npm run bench` (`BENCH_ONLY=estimate,nearby` narrows the endpoints).',
   '',
@@ -73,7 +106,7 @@ const NEARBY = [
   'requested rides written through SQL; the service is restarted on them, and the figures are taken once nearby is answered from the',
   'in-memory open-requests index. "ready" is the spawn to /health/ready 200, "from memory" the spawn to the first page served by the index',
   '(the database answers the same page until then); RSS per open request is over an idle service. "20 open behind 200,000" cancels',
-  '200,000 indexed rides behind the service\'s back and writes 20 new ones near the centre: the page is 20 rides, hence the higher ratio.',
+  "200,000 indexed rides behind the service's back and writes 20 new ones near the centre: the page is 20 rides, hence the higher ratio.",
   'Reproduce: `BENCH_ONLY=none BENCH_CITY=nearby BENCH_RIDES=100000,1000000 npm run bench`.',
   '',
 ];
@@ -81,11 +114,11 @@ const FAN_OUT = [
   '## ride_requested fan-out',
   '',
   'Every one of 10,000 drivers holds a WebSocket (opened by 2 bench/ws-worker.js processes on the same machine) and heartbeats near one',
-  'pickup; a passenger books there 5 times. Server side is the service\'s own clock (from /metrics, with METRICS_TOKEN): the event reaching',
+  "pickup; a passenger books there 5 times. Server side is the service's own clock (from /metrics, with METRICS_TOKEN): the event reaching",
   'the realtime service → its first and its last socket write. Client side is the last arrival − the last write. The baseline is a bare',
   '`ws` server (bench/baseline-ws-server.js) writing a frame of the same size to as many sockets of the same workers, in the same run.',
   'CPU per socket counts from before the booking until every socket has the frame. One write system call per socket is the floor: on',
-  'loopback the receiving side of TCP also runs in the writer\'s time.',
+  "loopback the receiving side of TCP also runs in the writer's time.",
   'Reproduce: `METRICS_TOKEN=fanout-bench DRIVER_LOCATION_MAX_AGE_SECONDS=600 BENCH_ONLY=none BENCH_CITY=fanout npm run bench` (positions kept',
   '600 s: on a loaded machine a round of 10,000 heartbeats can outlast the 60 s the matcher trusts a position).',
   '',
@@ -99,33 +132,43 @@ const STANDALONE = [
   '| script | measures |',
   '|---|---|',
   '| `node bench/hot-path-cpu.js base=<dir> this=<dir>` | service CPU per request of heartbeat, estimate, ride details and /health/live, builds side by side in alternating rounds |',
-  '| `node --expose-gc bench/open-requests-memory.js` | the open-requests index\'s heap per entry and the time to build a nearby page (`BENCH_COMPARE=<dist>`: two builds, answers compared) |',
-  '| `BENCH_ROUNDS=15 node bench/fanout-send-cost.js` | a fan-out\'s server CPU per socket layer by layer: the service\'s registry, a bare `ws.send` loop, a prebuilt frame |',
+  "| `node --expose-gc bench/open-requests-memory.js` | the open-requests index's heap per entry and the time to build a nearby page (`BENCH_COMPARE=<dist>`: two builds, answers compared) |",
+  "| `BENCH_ROUNDS=15 node bench/fanout-send-cost.js` | a fan-out's server CPU per socket layer by layer: the service's registry, a bare `ws.send` loop, a prebuilt frame |",
   '| `node bench/nearby-city.js` | the nearby SQL query alone over 100,000 rides: EXPLAIN (ANALYZE, BUFFERS) and 2,000 timed queries |',
-  '| `node bench/nearby-cost.js <dir> <dir>` / `node bench/nearby-instructions.js <dir> <dir>` | nearby\'s CPU per request and its instructions per request (callgrind), two builds A/B |',
+  "| `node bench/nearby-cost.js <dir> <dir>` / `node bench/nearby-instructions.js <dir> <dir>` | nearby's CPU per request and its instructions per request (callgrind), two builds A/B |",
   '| `node bench/surge-signals.js` | one surge count (open requests and free drivers within the radius) at 100,000 open requests |',
   '| `node bench/cache-structures.js`, `node bench/helmet-headers.js`, `node bench/json-shape.js` | the maintained libraries and compiled writers against the hand-written code they replaced |',
-  '| `node bench/lib/capacity-client-cost.js` | the capacity load generators\' HTTP client against node:http |',
+  "| `node bench/lib/capacity-client-cost.js` | the capacity load generators' HTTP client against node:http |",
   '| `node bench/maybe-async.js` | an estimate-shaped call answered without a promise (`src/common/async/maybe-async.ts`) against plain async, awaited as Nest awaits a handler (docs/decisions.md, 2026-11-27) |',
   '',
 ];
 
 function hotPathTable(report, rows) {
-  const lines = ['| scenario | run | req/s | ceiling req/s | × ceiling | p50 ms | p99 ms | failed | service CPU µs/request | database CPU µs/request |', '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|'];
+  const lines = [
+    '| scenario | run | req/s | ceiling req/s | × ceiling | p50 ms | p99 ms | failed | service CPU µs/request | database CPU µs/request |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
   for (const r of rows) {
     const cpu = r.cpu_per_request || {};
     const failed = r.non_2xx !== undefined ? r.non_2xx + (r.errors || 0) : undefined;
     const skipped = r.note && r.note.startsWith('skipped') ? ` (${r.note})` : '';
-    lines.push(`| ${r.name}${skipped} | ${runOf(report, r)} | ${cell(r.requests_per_second)} | ${cell(r.baseline_requests_per_second)} | ${r.ratio !== undefined ? r.ratio.toFixed(2) : '–'} | ${cell(r.latency_ms && r.latency_ms.p50)} | ${cell(r.latency_ms && r.latency_ms.p99)} | ${cell(failed)} | ${cell(cpu.service_us)} | ${cell(cpu.db_us)} |`);
+    lines.push(
+      `| ${r.name}${skipped} | ${runOf(report, r)} | ${cell(r.requests_per_second)} | ${cell(r.baseline_requests_per_second)} | ${r.ratio !== undefined ? r.ratio.toFixed(2) : '–'} | ${cell(r.latency_ms && r.latency_ms.p50)} | ${cell(r.latency_ms && r.latency_ms.p99)} | ${cell(failed)} | ${cell(cpu.service_us)} | ${cell(cpu.db_us)} |`,
+    );
   }
   return lines;
 }
 
 function nearbyTable(report, rows) {
-  const lines = ['| scenario | run | req/s | ceiling req/s | × ceiling | p50 / p99 ms | service CPU µs/request | database CPU µs/request | ready s | from memory s | RSS B per open request |', '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|'];
+  const lines = [
+    '| scenario | run | req/s | ceiling req/s | × ceiling | p50 / p99 ms | service CPU µs/request | database CPU µs/request | ready s | from memory s | RSS B per open request |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
   for (const r of rows) {
     const cpu = r.cpu_per_request || {};
-    lines.push(`| ${r.name.replace('GET /driver/rides/nearby, ', '')} | ${runOf(report, r)} | ${cell(r.requests_per_second)} | ${cell(r.baseline_requests_per_second)} | ${r.ratio !== undefined ? r.ratio.toFixed(2) : '–'} | ${r.latency_ms ? `${r.latency_ms.p50} / ${r.latency_ms.p99}` : '–'} | ${cell(cpu.service_us)} | ${cell(cpu.db_us)} | ${cell(r.ready_s)} | ${cell(r.startup_load_s)} | ${cell(r.rss_bytes_per_open_request)} |`);
+    lines.push(
+      `| ${r.name.replace('GET /driver/rides/nearby, ', '')} | ${runOf(report, r)} | ${cell(r.requests_per_second)} | ${cell(r.baseline_requests_per_second)} | ${r.ratio !== undefined ? r.ratio.toFixed(2) : '–'} | ${r.latency_ms ? `${r.latency_ms.p50} / ${r.latency_ms.p99}` : '–'} | ${cell(cpu.service_us)} | ${cell(cpu.db_us)} | ${cell(r.ready_s)} | ${cell(r.startup_load_s)} | ${cell(r.rss_bytes_per_open_request)} |`,
+    );
   }
   return lines;
 }
@@ -135,7 +178,11 @@ function fanOutTable(report, fan) {
   const pair = (x, key = 'p99') => (x ? `${x.p50} / ${x[key]}` : undefined);
   const side = fan.server_side_ms || {};
   const rows = [
-    ['delivered / expected', `${cell(fan.delivered)} / ${cell(fan.expected_deliveries)}`, b.delivered !== undefined ? `${cell(b.delivered)} / ${cell(fan.expected_deliveries)}` : undefined],
+    [
+      'delivered / expected',
+      `${cell(fan.delivered)} / ${cell(fan.expected_deliveries)}`,
+      b.delivered !== undefined ? `${cell(b.delivered)} / ${cell(fan.expected_deliveries)}` : undefined,
+    ],
     ['server side: event → first write, p50 / max ms', pair(side.first_write, 'max'), undefined],
     ['server side: event → last write, p50 / p99 ms', pair(side.last_write), pair(b.server_side_ms)],
     ['server CPU per socket, µs', fan.server_us, b.server_us],
@@ -164,18 +211,21 @@ function markdown(report) {
   const out = [
     '# Benchmarks',
     '',
-    'The service\'s reference figures: what each measures, the latest figures and how to reproduce them. Written by `node bench/report.js`',
+    "The service's reference figures: what each measures, the latest figures and how to reproduce them. Written by `node bench/report.js`",
     'from [bench/reference-run.json](bench/reference-run.json), the runs below; a full `npm run bench` replaces both (a narrowed one writes',
     'bench/results/latest.json only), and a test checks that this file is what the generator writes from that JSON. Every throughput is a',
     'ratio to bare Fastify (one route answering a small JSON, "the ceiling") measured right before it in the same run, so load from other',
-    'work weighs on both sides; between two versions on a shared machine, compare CPU per request. The bench itself, its knobs and CI\'s',
+    "work weighs on both sides; between two versions on a shared machine, compare CPU per request. The bench itself, its knobs and CI's",
     'quick run: [docs/testing.md](docs/testing.md#benchmarks). What these figures decided: [docs/decisions.md](docs/decisions.md).',
     '',
     '## Runs',
     '',
     '| run | when (UTC) | commit | command | machine | load |',
     '|---|---|---|---|---|---|',
-    ...runsOf(report).map((r) => `| ${r.id} | ${r.at} | ${r.commit} | \`${r.command}\` | ${r.cpus} × ${r.cpu_model}, Node ${r.node}; ${r.database}; Redis: ${r.redis ? (r.redis === true ? 'yes' : r.redis) : 'no'} | ${r.load || '–'} |`),
+    ...runsOf(report).map(
+      (r) =>
+        `| ${r.id} | ${r.at} | ${r.commit} | \`${r.command}\` | ${r.cpus} × ${r.cpu_model}, Node ${r.node}; ${r.database}; Redis: ${r.redis ? (r.redis === true ? 'yes' : r.redis) : 'no'} | ${r.load || '–'} |`,
+    ),
     '',
     '## Targets',
     '',

@@ -84,7 +84,15 @@ async function drive(app) {
     const driver = await signUp('driver');
     await call('PUT', '/driver/profile', {
       token: driver.token,
-      body: { vehicle_category_id: 1, vehicle_make: 'Toyota', vehicle_model: 'Prius', vehicle_plate: `RT${i}`, vehicle_color: 'Blue', vehicle_year: 2022, license_number: `RT-${i}` },
+      body: {
+        vehicle_category_id: 1,
+        vehicle_make: 'Toyota',
+        vehicle_model: 'Prius',
+        vehicle_plate: `RT${i}`,
+        vehicle_color: 'Blue',
+        vehicle_year: 2022,
+        license_number: `RT-${i}`,
+      },
     });
     await call('PUT', '/driver/status', { token: driver.token, body: { is_online: true } });
     await call('PUT', '/driver/location', { token: driver.token, body: { latitude: PICKUP.latitude + 0.002, longitude: PICKUP.longitude } });
@@ -99,7 +107,11 @@ async function drive(app) {
     await call('POST', `/driver/rides/${ride.id}/bid`, { token: other.token, body: { amount: 13, eta_minutes: 4 } });
     await step('accept', () => call('POST', `/rides/${ride.id}/bids/${bid.id}/accept`, { token: p }));
     await step('chat send', () => call('POST', `/rides/${ride.id}/messages`, { token: p, body: { text: 'On my way down' } }));
-    for (const [command, status] of [['arrive', 'driver_arrived'], ['start', 'started'], ['complete', 'completed']]) {
+    for (const [command, status] of [
+      ['arrive', 'driver_arrived'],
+      ['start', 'started'],
+      ['complete', 'completed'],
+    ]) {
       await step(command, () => call('PUT', `/rides/${ride.id}/status`, { token: driver.token, body: { status } }));
     }
     await step('rate', () => call('POST', `/rides/${ride.id}/rating`, { token: p, body: { stars: 5, comment: 'Smooth' } }));

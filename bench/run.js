@@ -57,7 +57,12 @@ const JWT_SECRET = BENCH_JWT_SECRET;
 const OTP = BENCH_OTP;
 
 const { children, startProcess, waitUntilLive, stopAll, provisionDatabase } = createProcesses({ root: ROOT, adminUrl: ADMIN_URL });
-const { api, signUp, prepare, scenarios, measure, probe, table, cpuSnapshot } = createHotPaths({ connections: CONNECTIONS, warmup: WARMUP, duration: DURATION, otp: OTP });
+const { api, signUp, prepare, scenarios, measure, probe, table, cpuSnapshot } = createHotPaths({
+  connections: CONNECTIONS,
+  warmup: WARMUP,
+  duration: DURATION,
+  otp: OTP,
+});
 
 const loadAtStart = loadavg()[0];
 
@@ -75,7 +80,10 @@ async function main() {
 
   const env = benchServiceEnv({ databaseUrl, port: servicePort });
   // BENCH_SERVICE_ARGS: extra node flags for the service (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
-  const serviceArgs = [...(process.env.BENCH_SERVICE_ARGS ? process.env.BENCH_SERVICE_ARGS.split(' ').filter(Boolean) : []), join(ROOT, 'dist', 'src', 'main.js')];
+  const serviceArgs = [
+    ...(process.env.BENCH_SERVICE_ARGS ? process.env.BENCH_SERVICE_ARGS.split(' ').filter(Boolean) : []),
+    join(ROOT, 'dist', 'src', 'main.js'),
+  ];
   let service = startProcess('service', serviceArgs, env);
   const baseBase = `http://127.0.0.1:${basePort}`;
   const serviceBase = `http://127.0.0.1:${servicePort}`;
@@ -107,7 +115,9 @@ async function main() {
     // Slowness is never a failure; requests that mostly fail mean the bench (or the service) broke.
     if (result.total === 0 || bad > result.total / 2) failures.push(`${scenario.name}: ${bad} of ${result.total + result.errors} requests failed`);
     const cpu = result.cpu_per_request ? `, CPU/request: service ${result.cpu_per_request.service_us} µs, database ${result.cpu_per_request.db_us} µs` : '';
-    process.stdout.write(`  ${scenario.name}: ${result.requests_per_second} req/s (ceiling ${base.requests_per_second}, ratio ${row.ratio.toFixed(2)}, p99 ${result.latency_ms.p99} ms${cpu})\n`);
+    process.stdout.write(
+      `  ${scenario.name}: ${result.requests_per_second} req/s (ceiling ${base.requests_per_second}, ratio ${row.ratio.toFixed(2)}, p99 ${result.latency_ms.p99} ms${cpu})\n`,
+    );
     return row;
   };
   for (const scenario of scenarios(state)) {
@@ -200,11 +210,18 @@ async function main() {
           if (handle.child.exitCode === null) handle.child.kill('SIGKILL');
           children.splice(children.indexOf(handle), 1);
         };
-        return { base: `http://127.0.0.1:${port}`, pid: handle.child.pid, stop, exitCode: () => handle.child.exitCode ?? handle.child.signalCode, output: handle.output };
+        return {
+          base: `http://127.0.0.1:${port}`,
+          pid: handle.child.pid,
+          stop,
+          exitCode: () => handle.child.exitCode ?? handle.child.signalCode,
+          output: handle.output,
+        };
       },
     };
     // Capacity first: it books its own rides and must not poll nearby over the 1M seeded below.
-    if (runsCity('capacity')) report.capacity = await city('city capacity', () => cityCapacity(ctx, { quick: QUICK, log: (line) => process.stdout.write(`${line}\n`) }));
+    if (runsCity('capacity'))
+      report.capacity = await city('city capacity', () => cityCapacity(ctx, { quick: QUICK, log: (line) => process.stdout.write(`${line}\n`) }));
     let seeded = 0;
     for (const total of runsCity('nearby') ? SCALE.rides : []) {
       process.stdout.write(`  seeding rides up to ${total}…\n`);
@@ -222,10 +239,18 @@ async function main() {
       process.stdout.write(`  fan-out: ${SCALE.drivers} sockets over ${SCALE.workers} workers…\n`);
       const fanPassenger = await signUp(call, 'passenger');
       const fan = await city('fan-out', () => fanOut(ctx, { workers: SCALE.workers, bookings: SCALE.bookings, passengerToken: fanPassenger.accessToken }));
-      if (fan) process.stdout.write(`  fan-out: ${fan.delivered}/${fan.expected_deliveries} delivered, p50 ${fan.latency_ms.p50} ms, p99 ${fan.latency_ms.p99} ms, ${fan.kb_per_socket} KB/socket\n`);
+      if (fan)
+        process.stdout.write(
+          `  fan-out: ${fan.delivered}/${fan.expected_deliveries} delivered, p50 ${fan.latency_ms.p50} ms, p99 ${fan.latency_ms.p99} ms, ${fan.kb_per_socket} KB/socket\n`,
+        );
     }
-    const race = runsCity('races') ? (process.stdout.write(`  accept races: ${SCALE.races} rides × 10…\n`), await city('accept races', () => acceptRaces(ctx, { rides: SCALE.races }))) : undefined;
-    if (race) process.stdout.write(`  accept races: ${race.ok} × 200, ${race.conflict} × 409, ${race.server_errors} × 5xx, ${race.rides_with_two_or_more} rides with two winners\n`);
+    const race = runsCity('races')
+      ? (process.stdout.write(`  accept races: ${SCALE.races} rides × 10…\n`), await city('accept races', () => acceptRaces(ctx, { rides: SCALE.races })))
+      : undefined;
+    if (race)
+      process.stdout.write(
+        `  accept races: ${race.ok} × 200, ${race.conflict} × 409, ${race.server_errors} × 5xx, ${race.rides_with_two_or_more} rides with two winners\n`,
+      );
     memory.rss_end_mb = rssMb(service.child.pid);
 
     // Start-up on the data just written: stop the service, start it again on the same database.

@@ -20,7 +20,13 @@ const ROOT = join(__dirname, '..');
 const CALLS = Number(process.env.BENCH_CALLS || 400);
 const ADMIN_URL = process.env.BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const PICKUP = { address: '1 Market St', latitude: 37.7936, longitude: -122.3958 };
-const RIDE = { pickup: PICKUP, dropoff: { address: '2 Castro St', latitude: 37.76, longitude: -122.43 }, ride_type: 'one_way', vehicle_category_id: 1, payment_method: 'cash' };
+const RIDE = {
+  pickup: PICKUP,
+  dropoff: { address: '2 Castro St', latitude: 37.76, longitude: -122.43 },
+  ride_type: 'one_way',
+  vehicle_category_id: 1,
+  payment_method: 'cash',
+};
 
 function functionSql(viewColumns, viewJoins) {
   return `CREATE FUNCTION bench_arrive(p_ride uuid, p_actor int) RETURNS json LANGUAGE plpgsql AS $$
@@ -74,7 +80,15 @@ async function main() {
     };
     const passenger = await signUp('passenger', 1);
     const driver = await signUp('driver', 2);
-    const vehicle = { vehicle_category_id: 1, vehicle_make: 'Toyota', vehicle_model: 'Prius', vehicle_plate: 'SB1', vehicle_color: 'Blue', vehicle_year: 2022, license_number: 'SB-1' };
+    const vehicle = {
+      vehicle_category_id: 1,
+      vehicle_make: 'Toyota',
+      vehicle_model: 'Prius',
+      vehicle_plate: 'SB1',
+      vehicle_color: 'Blue',
+      vehicle_year: 2022,
+      license_number: 'SB-1',
+    };
     await call('PUT', '/driver/profile', driver.token, vehicle);
     await call('PUT', '/driver/status', driver.token, { is_online: true });
     const ride = await call('POST', '/rides/book', passenger.token, RIDE);
@@ -86,7 +100,11 @@ async function main() {
     await db.query(functionSql(RIDE_VIEW_COLUMNS, RIDE_VIEW_JOINS));
     // Every backend of this database (the pool's connections), whose CPU is read from /proc.
     const pids = (await admin.query('SELECT pid FROM pg_stat_activity WHERE datname = $1', [name])).rows.map((r) => r.pid);
-    const cpuNow = () => pids.map(backendCpuMs).filter(Number.isFinite).reduce((sum, ms) => sum + ms, 0);
+    const cpuNow = () =>
+      pids
+        .map(backendCpuMs)
+        .filter(Number.isFinite)
+        .reduce((sum, ms) => sum + ms, 0);
     const reset = () => db.query(`UPDATE rides SET status = 'accepted', arrived_at = NULL WHERE id = $1`, [ride.id]);
     // The CTE's text as the engine sends it, for a third form: the same statement prepared once (a named statement).
     await reset();
@@ -122,7 +140,9 @@ async function main() {
       const ms = r.ms.slice(20).sort((a, b) => a - b);
       const at = (q) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))].toFixed(3);
       const mean = (ms.reduce((a, b) => a + b, 0) / ms.length).toFixed(3);
-      process.stdout.write(`${form.padEnd(14)} p50 ${at(0.5)} ms  p99 ${at(0.99)} ms  mean ${mean} ms  backend CPU ${(r.cpu / CALLS).toFixed(3)} ms/call (${CALLS} calls)\n`);
+      process.stdout.write(
+        `${form.padEnd(14)} p50 ${at(0.5)} ms  p99 ${at(0.99)} ms  mean ${mean} ms  backend CPU ${(r.cpu / CALLS).toFixed(3)} ms/call (${CALLS} calls)\n`,
+      );
     }
   } finally {
     if (app) await app.close();

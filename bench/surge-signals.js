@@ -20,7 +20,20 @@ for (const cellDeg of [0.01, 0.05]) {
     const longitude = CENTRE.longitude + (Math.random() - 0.5) * 0.45;
     const id = `r${i}`;
     const json = `{"id":"${id}"}`;
-    grid.put(store.add({ id, latitude, longitude, categoryId: 1, expiresAtMs: Date.now() + 3_600_000, passengerId: i, updatedAtMs: 0, json, fingerprint: null, seq: i }));
+    grid.put(
+      store.add({
+        id,
+        latitude,
+        longitude,
+        categoryId: 1,
+        expiresAtMs: Date.now() + 3_600_000,
+        passengerId: i,
+        updatedAtMs: 0,
+        json,
+        fingerprint: null,
+        seq: i,
+      }),
+    );
   }
   let counted = 0;
   const started = process.hrtime.bigint();

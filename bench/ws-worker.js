@@ -80,7 +80,13 @@ process.on('message', async (msg) => {
     } else if (msg.cmd === 'counts') {
       process.send({ type: 'counts', counts: Object.fromEntries(msg.rideIds.map((id) => [id, (arrivals.get(id) || []).length])) });
     } else if (msg.cmd === 'collect') {
-      process.send({ type: 'arrivals', arrivals: Object.fromEntries(arrivals), stamps: Object.fromEntries(stamps), open: sockets.filter((s) => s.readyState === WebSocket.OPEN).length, unexpectedCloses });
+      process.send({
+        type: 'arrivals',
+        arrivals: Object.fromEntries(arrivals),
+        stamps: Object.fromEntries(stamps),
+        open: sockets.filter((s) => s.readyState === WebSocket.OPEN).length,
+        unexpectedCloses,
+      });
     } else if (msg.cmd === 'close') {
       for (const s of sockets) s.terminate();
       process.send({ type: 'closed' });

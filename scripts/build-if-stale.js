@@ -56,7 +56,11 @@ function build(log = (line) => process.stderr.write(`${line}\n`)) {
   log(existsSync(ENTRY) ? 'Sources changed since the last build: building dist/' : 'No build yet: building dist/');
   rmSync(DIST, { recursive: true, force: true });
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const result = spawnSync(npm, ['run', 'build', '--silent'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, BUILD_IF_STALE: '1' } });
+  const result = spawnSync(npm, ['run', 'build', '--silent'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, BUILD_IF_STALE: '1' },
+  });
   if (result.status !== 0) throw new Error(`npm run build failed (exit ${result.status})`);
   record(print);
 }

@@ -72,7 +72,14 @@ async function main(argv) {
   const stripe = await startStripeFake();
   // No free window: every cancel of an accepted ride in the simulation is late and pays the fee.
   // Some drivers report a no-show after waiting NO_SHOW_WAIT_SECONDS at the pickup (short in the demo).
-  Object.assign(env, { CANCELLATION_FREE_SECONDS: '0', NO_SHOW_WAIT_SECONDS: '2', STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_BASE: stripe.url, PUBLIC_BASE_URL: 'http://127.0.0.1' });
+  Object.assign(env, {
+    CANCELLATION_FREE_SECONDS: '0',
+    NO_SHOW_WAIT_SECONDS: '2',
+    STRIPE_SECRET_KEY: stripe.secretKey,
+    STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+    STRIPE_API_BASE: stripe.url,
+    PUBLIC_BASE_URL: 'http://127.0.0.1',
+  });
   if (!process.env.DATABASE_URL) env.EMBEDDED_PG_DATA_DIR = join(temp, 'pg');
   const logPath = join(temp, 'service.log');
   const service = await startService(env, logPath);
@@ -101,7 +108,13 @@ async function main(argv) {
     await stripe.close();
   }
   const svgPath = join(ROOT, 'demo-map.svg');
-  writeFileSync(svgPath, renderMap({ ...result.map, title: `Simulated city — ${result.counters.completed} completed, ${result.counters.cancelled} cancelled, ${result.counters.expired} expired` }));
+  writeFileSync(
+    svgPath,
+    renderMap({
+      ...result.map,
+      title: `Simulated city — ${result.counters.completed} completed, ${result.counters.cancelled} cancelled, ${result.counters.expired} expired`,
+    }),
+  );
   process.stdout.write(`${formatSummary(result)}\n\nMap: ${svgPath}\n`);
   if (result.violations.length) process.stdout.write(`Service log: ${logPath}\n`);
   else if (!own.keep) rmSync(temp, { recursive: true, force: true });

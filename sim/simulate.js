@@ -17,7 +17,22 @@ const { runSimulation } = require('./lib/run');
 const { formatSummary } = require('./lib/report');
 const { createCapture } = require('./lib/capture');
 
-const SPEC = { url: 'string', instances: 'string', passengers: 'number', drivers: 'number', minutes: 'number', seed: 'number', otp: 'string', 'credit-cmd': 'string', 'ttl-minutes': 'number', 'heartbeat-seconds': 'number', 'pause-seconds': 'number', capture: 'string', json: 'string', quiet: 'boolean' };
+const SPEC = {
+  url: 'string',
+  instances: 'string',
+  passengers: 'number',
+  drivers: 'number',
+  minutes: 'number',
+  seed: 'number',
+  otp: 'string',
+  'credit-cmd': 'string',
+  'ttl-minutes': 'number',
+  'heartbeat-seconds': 'number',
+  'pause-seconds': 'number',
+  capture: 'string',
+  json: 'string',
+  quiet: 'boolean',
+};
 
 async function simulateFromArgs(argv, extra = {}) {
   const a = parseArgs(argv, SPEC);

@@ -125,7 +125,9 @@ async function main(argv) {
   try {
     // Started together on purpose: concurrent start-ups must migrate the new database once.
     for (let i = 0; i < count; i++) services.push(await startService(env, join(temp, `service-${i + 1}.log`)));
-    process.stderr.write(`soak: ${count} instances (${services.map((s) => s.base).join(', ')}) on database ${name}, Redis ${REDIS_URL} (keys ${name}:*); logs in ${temp}\n`);
+    process.stderr.write(
+      `soak: ${count} instances (${services.map((s) => s.base).join(', ')}) on database ${name}, Redis ${REDIS_URL} (keys ${name}:*); logs in ${temp}\n`,
+    );
     await Promise.all(services.map((s) => s.ready()));
     result = await simulateFromArgs([...args, '--instances', services.map((s) => s.base).join(','), '--otp', OTP, '--ttl-minutes', '1'], {
       creditCmd: `${process.execPath} ${CLI} wallet:credit`,

@@ -49,7 +49,10 @@ async function main() {
   const requests = Number(process.argv[2] || 30_000);
   const concurrency = Number(process.argv[3] || 64);
   const port = await freePort();
-  const server = spawn(process.execPath, [join(__dirname, '..', 'baseline-server.js')], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(process.execPath, [join(__dirname, '..', 'baseline-server.js')], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise((resolve) => server.stdout.once('data', resolve));
   const base = `http://127.0.0.1:${port}`;
   try {

@@ -59,9 +59,15 @@ function analyse(profile, thresholdMs) {
         sampled_ms: Math.round(s.ms),
         at_s: Math.round((s.startUs - profile.startTime) / 1e5) / 10,
         entry: s.entry,
-        top: [...s.self].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([k, v]) => `${Math.round(v)} ms ${k}`),
+        top: [...s.self]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 5)
+          .map(([k, v]) => `${Math.round(v)} ms ${k}`),
       })),
-    self_in_long: [...totals].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([k, v]) => `${Math.round(v)} ms ${k}`),
+    self_in_long: [...totals]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 15)
+      .map(([k, v]) => `${Math.round(v)} ms ${k}`),
   };
 }
 

@@ -18,7 +18,13 @@ async function scrape(base) {
       if (m[1] === 'bucket') r.buckets[label('le')] = (r.buckets[label('le')] || 0) + Number(m[3]);
       else r[m[1]] += Number(m[3]);
     }
-    return { lagP99: read('nodejs_eventloop_lag_p99_seconds'), lagMax: read('nodejs_eventloop_lag_max_seconds'), poolSum: read('db_pool_wait_seconds_sum'), poolCount: read('db_pool_wait_seconds_count'), routes };
+    return {
+      lagP99: read('nodejs_eventloop_lag_p99_seconds'),
+      lagMax: read('nodejs_eventloop_lag_max_seconds'),
+      poolSum: read('db_pool_wait_seconds_sum'),
+      poolCount: read('db_pool_wait_seconds_count'),
+      routes,
+    };
   } catch {
     return undefined;
   }
@@ -37,7 +43,10 @@ function serverWindow(before, after) {
     const b = before.routes[key] || { sum: 0, count: 0, buckets: {} };
     const count = r.count - b.count;
     if (count <= 0) continue;
-    const bounds = Object.keys(r.buckets).filter((le) => le !== '+Inf').map(Number).sort((x, y) => x - y);
+    const bounds = Object.keys(r.buckets)
+      .filter((le) => le !== '+Inf')
+      .map(Number)
+      .sort((x, y) => x - y);
     const p99 = bounds.find((le) => r.buckets[String(le)] - (b.buckets[String(le)] || 0) >= 0.99 * count);
     routes[key] = { count, mean_ms: ms((r.sum - b.sum) / count), p99_at_most_ms: p99 === undefined ? null : ms(p99) };
   }

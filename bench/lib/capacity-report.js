@@ -100,7 +100,10 @@ function svg(capacity, { width = 760, height = 420 } = {}) {
   const margin = { left: 60, right: 20, top: 40, bottom: 110 };
   const [xMin, xMax, yMin, yMax] = [500, 25_000, 1, 5000];
   const lx = (v) => margin.left + ((Math.log10(v) - Math.log10(xMin)) / (Math.log10(xMax) - Math.log10(xMin))) * (width - margin.left - margin.right);
-  const ly = (v) => height - margin.bottom - ((Math.log10(Math.min(yMax, Math.max(yMin, v))) - Math.log10(yMin)) / (Math.log10(yMax) - Math.log10(yMin))) * (height - margin.top - margin.bottom);
+  const ly = (v) =>
+    height -
+    margin.bottom -
+    ((Math.log10(Math.min(yMax, Math.max(yMin, v))) - Math.log10(yMin)) / (Math.log10(yMax) - Math.log10(yMin))) * (height - margin.top - margin.bottom);
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
@@ -109,14 +112,18 @@ function svg(capacity, { width = 760, height = 420 } = {}) {
   ];
   for (const t of [1, 10, 50, 100, 1000, 5000]) {
     const dashed = t === 50 || t === 100;
-    out.push(`<line x1="${margin.left}" x2="${width - margin.right}" y1="${ly(t).toFixed(1)}" y2="${ly(t).toFixed(1)}" stroke="${dashed ? '#2e7d32' : '#ddd'}" ${dashed ? 'stroke-dasharray="3 3"' : ''}/>`);
+    out.push(
+      `<line x1="${margin.left}" x2="${width - margin.right}" y1="${ly(t).toFixed(1)}" y2="${ly(t).toFixed(1)}" stroke="${dashed ? '#2e7d32' : '#ddd'}" ${dashed ? 'stroke-dasharray="3 3"' : ''}/>`,
+    );
     out.push(`<text x="${margin.left - 6}" y="${(ly(t) + 4).toFixed(1)}" text-anchor="end">${t}${dashed ? ' ms' : ''}</text>`);
   }
   for (const d of [1000, 2000, 5000, 10_000, 20_000]) {
     out.push(`<line x1="${lx(d).toFixed(1)}" x2="${lx(d).toFixed(1)}" y1="${margin.top}" y2="${height - margin.bottom}" stroke="#eee"/>`);
     out.push(`<text x="${lx(d).toFixed(1)}" y="${height - margin.bottom + 16}" text-anchor="middle">${d.toLocaleString('en-US')}</text>`);
   }
-  out.push(`<text x="${width / 2}" y="${height - margin.bottom + 34}" text-anchor="middle">online drivers D (heartbeat / 5 s, nearby / 10 s, a socket each; D/1000 bookings / s)</text>`);
+  out.push(
+    `<text x="${width / 2}" y="${height - margin.bottom + 34}" text-anchor="middle">online drivers D (heartbeat / 5 s, nearby / 10 s, a socket each; D/1000 bookings / s)</text>`,
+  );
   out.push(`<text x="${margin.left - 45}" y="${margin.top - 8}">p99 ms</text>`);
   series.forEach((s, i) => {
     const pts = s.points.map(([d, v]) => `${lx(d).toFixed(1)},${ly(v).toFixed(1)}`).join(' ');
@@ -124,7 +131,9 @@ function svg(capacity, { width = 760, height = 420 } = {}) {
     for (const [d, v] of s.points) out.push(`<circle cx="${lx(d).toFixed(1)}" cy="${ly(v).toFixed(1)}" r="3" fill="${s.colour}"/>`);
     const y = height - margin.bottom + 52 + (i % 2) * 16 + Math.floor(i / 2) * 0;
     const x = margin.left + Math.floor(i / 2) * 330;
-    out.push(`<line x1="${x}" x2="${x + 26}" y1="${y - 4}" y2="${y - 4}" stroke="${s.colour}" stroke-width="2" ${s.dash ? `stroke-dasharray="${s.dash}"` : ''}/>`);
+    out.push(
+      `<line x1="${x}" x2="${x + 26}" y1="${y - 4}" y2="${y - 4}" stroke="${s.colour}" stroke-width="2" ${s.dash ? `stroke-dasharray="${s.dash}"` : ''}/>`,
+    );
     out.push(`<text x="${x + 32}" y="${y}">${esc(s.label)}</text>`);
   });
   out.push(`<text x="${margin.left}" y="${height - 10}" fill="#2e7d32">dotted green: the targets, 50 ms (every endpoint) and 100 ms (ride_requested)</text>`);
@@ -161,12 +170,12 @@ function capacityCompactLines(capacity, run) {
     'API: every driver holds a WebSocket, heartbeats every 5 s and polls nearby (5 km) every 10 s from a position in the 67 × 67 km',
     'city; passengers book D/1000 rides a second; a driver told of a ride while free bids on it, the passenger accepts the first bid,',
     'the driver carries it to completion 2 s a step; a ride without a bid in 20 s is cancelled. After an 8 s warm-up it measures 20 s.',
-    'A step holds when every endpoint\'s p99 is ≤ 50 ms, ride_requested (arrival − the booking request being sent) p99 ≤ 100 ms and',
+    "A step holds when every endpoint's p99 is ≤ 50 ms, ride_requested (arrival − the booking request being sent) p99 ≤ 100 ms and",
     'nothing failed. p99 in ms as the clients see them; CPU in % of one core over the window (service: all instances, with its CPU per',
-    'request of every kind); pool wait and event loop from each instance\'s /metrics. The service, PostgreSQL and the load generators',
-    'share the machine\'s 2 cores, as they would not in production.',
+    "request of every kind); pool wait and event loop from each instance's /metrics. The service, PostgreSQL and the load generators",
+    "share the machine's 2 cores, as they would not in production.",
     'Reproduce: `BENCH_CITY=capacity BENCH_ONLY=none npm run bench` (`BENCH_CAPACITY_STEPS=5000,10000,17500`, `BENCH_CAPACITY_ALL=1` to go',
-    'on past the first step that does not hold, `BENCH_CAPACITY_MODES=1` for one instance only); every endpoint\'s p99 per step:',
+    "on past the first step that does not hold, `BENCH_CAPACITY_MODES=1` for one instance only); every endpoint's p99 per step:",
     '`node bench/lib/capacity-report.js bench/results/latest.json`.',
   ];
   for (const [n, mode] of Object.entries(capacity.modes)) {

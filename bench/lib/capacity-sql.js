@@ -68,7 +68,14 @@ function sqlWindow(before, after, seconds, requests, top = 12) {
     top_checkouts: checkouts
       .sort((x, y) => y.hold_ms - x.hold_ms)
       .slice(0, top)
-      .map((c) => ({ per_second: round(c.count / seconds), round_trips: round((c.statements || 0) / c.count), hold_mean_ms: round(c.hold_ms / c.count), idle_mean_ms: round((c.hold_ms - c.query_ms) / c.count), max_hold_ms: round(c.max), text: c.text })),
+      .map((c) => ({
+        per_second: round(c.count / seconds),
+        round_trips: round((c.statements || 0) / c.count),
+        hold_mean_ms: round(c.hold_ms / c.count),
+        idle_mean_ms: round((c.hold_ms - c.query_ms) / c.count),
+        max_hold_ms: round(c.max),
+        text: c.text,
+      })),
   };
 }
 

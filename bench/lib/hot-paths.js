@@ -68,7 +68,15 @@ function createHotPaths({ connections, warmup, duration, otp }) {
         const token = state.driver.accessToken;
         await call('PUT', '/api/v1/driver/profile', {
           token,
-          body: { vehicle_category_id: 1, vehicle_make: 'Toyota', vehicle_model: 'Prius', vehicle_plate: 'BENCH1', vehicle_color: 'Blue', vehicle_year: 2022, license_number: 'B-1' },
+          body: {
+            vehicle_category_id: 1,
+            vehicle_make: 'Toyota',
+            vehicle_model: 'Prius',
+            vehicle_plate: 'BENCH1',
+            vehicle_color: 'Blue',
+            vehicle_year: 2022,
+            license_number: 'B-1',
+          },
         });
         await call('PUT', '/api/v1/driver/status', { token, body: { is_online: true } });
         await call('PUT', '/api/v1/driver/location', { token, body: { latitude: PICKUP.latitude + 0.002, longitude: PICKUP.longitude } });

@@ -29,7 +29,10 @@ function workerCall(worker, msg, replyType, name = 'worker') {
 /** The open-file limit child processes inherit (ulimit -n), undefined when unknown. */
 function openFileLimit() {
   try {
-    const line = require('node:fs').readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const line = require('node:fs')
+      .readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
     const soft = line && line.split(/\s{2,}/)[1];
     return soft && /^\d+$/.test(soft) ? Number(soft) : undefined;
   } catch {

@@ -87,9 +87,7 @@ function render(notice) {
       h(
         'nav',
         {},
-        VIEWS.map(([k, label]) =>
-          h('a', { href: `#${k}`, class: k === key ? 'current' : '', 'aria-current': k === key ? 'page' : undefined }, label),
-        ),
+        VIEWS.map(([k, label]) => h('a', { href: `#${k}`, class: k === key ? 'current' : '', 'aria-current': k === key ? 'page' : undefined }, label)),
       ),
       h('span', { id: 'live-state', class: liveState, title: 'Alerts (SOS, failed payments) arrive over the live socket' }, liveState),
       h('span', { class: 'who' }, `${current.email} · ${current.operator_role ?? 'operator'}`),

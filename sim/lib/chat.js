@@ -24,7 +24,8 @@ function createChat({ api, report, expectEvent, counters }) {
       who: `${from.role} ${from.id}`,
     });
     if (res.status === 409) {
-      if (!ride.cancelIntent && ride.status !== 'cancelled') report('unexpected-status', `POST /rides/{id}/messages (${from.role} ${from.id}) → 409 on live ride ${ride.id}`);
+      if (!ride.cancelIntent && ride.status !== 'cancelled')
+        report('unexpected-status', `POST /rides/{id}/messages (${from.role} ${from.id}) → 409 on live ride ${ride.id}`);
       return false;
     }
     if (!res.ok) return false;

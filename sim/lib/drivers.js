@@ -34,11 +34,24 @@ function createDrivers(ctx) {
     d.online = false;
     await api.call(d.base, 'PUT', '/driver/profile', {
       token: d.token,
-      body: { vehicle_category_id: ctx.categoryId, vehicle_make: 'Toyota', vehicle_model: 'Corolla', vehicle_plate: `SIM${ctx.nonce}${d.index}`, vehicle_color: 'White', vehicle_year: 2021, license_number: `L-${ctx.nonce}-${d.index}` },
+      body: {
+        vehicle_category_id: ctx.categoryId,
+        vehicle_make: 'Toyota',
+        vehicle_model: 'Corolla',
+        vehicle_plate: `SIM${ctx.nonce}${d.index}`,
+        vehicle_color: 'White',
+        vehicle_year: 2021,
+        license_number: `L-${ctx.nonce}-${d.index}`,
+      },
       label: 'PUT /driver/profile',
       who: `driver ${d.id}`,
     });
-    const online = await api.call(d.base, 'PUT', '/driver/status', { token: d.token, body: { is_online: true }, label: 'PUT /driver/status', who: `driver ${d.id}` });
+    const online = await api.call(d.base, 'PUT', '/driver/status', {
+      token: d.token,
+      body: { is_online: true },
+      label: 'PUT /driver/status',
+      who: `driver ${d.id}`,
+    });
     d.online = online.ok;
     drivers.push(d);
   };
@@ -57,7 +70,13 @@ function createDrivers(ctx) {
     if (d.sent.length > 10) d.sent.shift();
     const res = await api.call(d.base, 'PUT', '/driver/location', {
       token: d.token,
-      body: { latitude: pos.latitude, longitude: pos.longitude, heading: last ? Math.round(bearing(last, pos)) : 0, speed: last ? Math.min(33, Math.round((distanceKm(last, pos) * 1000 * 10) / (o.heartbeatMs / 1000)) / 10) : 0, accuracy: 5 },
+      body: {
+        latitude: pos.latitude,
+        longitude: pos.longitude,
+        heading: last ? Math.round(bearing(last, pos)) : 0,
+        speed: last ? Math.min(33, Math.round((distanceKm(last, pos) * 1000 * 10) / (o.heartbeatMs / 1000)) / 10) : 0,
+        accuracy: 5,
+      },
       label: 'PUT /driver/location',
       who: `driver ${d.id}`,
     });
@@ -100,7 +119,13 @@ function createDrivers(ctx) {
         if (d.currentRide || !beating || d.openBids.size >= MAX_OPEN_BIDS) return;
         d.bidRides.add(ride.id);
         d.openBids.set(ride.id, now());
-        const res = await api.call(d.base, 'POST', `/driver/rides/${ride.id}/bid`, { token: d.token, body: { amount, eta_minutes: eta }, label: 'POST /driver/rides/{id}/bid', expect: [409], who: `driver ${d.id}` });
+        const res = await api.call(d.base, 'POST', `/driver/rides/${ride.id}/bid`, {
+          token: d.token,
+          body: { amount, eta_minutes: eta },
+          label: 'POST /driver/rides/{id}/bid',
+          expect: [409],
+          who: `driver ${d.id}`,
+        });
         if (!res.ok) {
           d.openBids.delete(ride.id);
           return;
@@ -108,7 +133,8 @@ function createDrivers(ctx) {
         counters.bids++;
         const r = rides.get(ride.id);
         const p = r && users.get(r.passengerId);
-        if (p) expectEvent(p, 'bid_submitted', ride.id, (m) => m.type === 'bid_submitted' && m.data.bid.id === res.body.id && m.data.bid.amount === amount, res);
+        if (p)
+          expectEvent(p, 'bid_submitted', ride.id, (m) => m.type === 'bid_submitted' && m.data.bid.id === res.body.id && m.data.bid.amount === amount, res);
       });
     }
     if (message.type === 'ride_accepted' && ride && ride.driver && ride.driver.id === d.id && !message.data.bid_status) drive(d, ride.id);
@@ -124,7 +150,13 @@ function createDrivers(ctx) {
       await act(waitMs);
       if (r.cancelIntent) return false;
       r.driverSent = status;
-      const res = await api.call(d.base, 'PUT', `/rides/${rideId}/status`, { token: d.token, body: { status }, label: `PUT /rides/{id}/status ${status}`, expect: [409], who: `driver ${d.id}` });
+      const res = await api.call(d.base, 'PUT', `/rides/${rideId}/status`, {
+        token: d.token,
+        body: { status },
+        label: `PUT /rides/{id}/status ${status}`,
+        expect: [409],
+        who: `driver ${d.id}`,
+      });
       if (res.status === 409) {
         // A 409 breaks the contract only if the ride was in the status this step starts from: read it
         // back instead of trusting the simulation's own bookkeeping of cancels in flight.
@@ -169,7 +201,12 @@ function createDrivers(ctx) {
   const noShow = async (d, r) => {
     await sleep(o.noShowWaitSeconds * 1000 + 300);
     if (r.cancelIntent) return;
-    const res = await api.call(d.base, 'POST', `/rides/${r.id}/no-show`, { token: d.token, label: 'POST /rides/{id}/no-show', expect: [409], who: `driver ${d.id}` });
+    const res = await api.call(d.base, 'POST', `/rides/${r.id}/no-show`, {
+      token: d.token,
+      label: 'POST /rides/{id}/no-show',
+      expect: [409],
+      who: `driver ${d.id}`,
+    });
     if (res.status === 409) {
       if (!r.cancelIntent) report('unexpected-status', `POST /rides/{id}/no-show (driver ${d.id}) → 409 on ride ${r.id}`);
       return;

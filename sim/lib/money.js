@@ -11,7 +11,11 @@ const cents = (major) => Math.round(Number(major) * 100);
 function checkPassengerWallet({ userId, balance, creditedCents, walletFaresCents, tipsCents = [], feesCents = [] }) {
   const expected = creditedCents - [...walletFaresCents, ...tipsCents, ...feesCents].reduce((s, f) => s + f, 0);
   const actual = cents(balance);
-  return actual === expected ? [] : [`passenger ${userId}: wallet balance ${fmt(actual)}, expected ${fmt(expected)} (credited ${fmt(creditedCents)} − ${walletFaresCents.length} wallet fares − ${tipsCents.length} tips − ${feesCents.length} cancellation fees)`];
+  return actual === expected
+    ? []
+    : [
+        `passenger ${userId}: wallet balance ${fmt(actual)}, expected ${fmt(expected)} (credited ${fmt(creditedCents)} − ${walletFaresCents.length} wallet fares − ${tipsCents.length} tips − ${feesCents.length} cancellation fees)`,
+      ];
 }
 
 function checkDriverWallet({ userId, balance, earningsItems, completedRides, feesCents = [] }) {
@@ -21,14 +25,18 @@ function checkDriverWallet({ userId, balance, earningsItems, completedRides, fee
   // Wallet and card fares reach the wallet (less the commission); tips whatever the ride's payment method.
   const walletEarnings = fees + earningsItems.reduce((s, i) => s + (i.payment_method !== 'cash' ? cents(i.earning) : 0) + (i.tip ? cents(i.tip) : 0), 0);
   const actual = cents(balance);
-  if (actual !== walletEarnings) problems.push(`driver ${userId}: wallet balance ${fmt(actual)}, but wallet earnings, tips and fees add up to ${fmt(walletEarnings)}`);
+  if (actual !== walletEarnings)
+    problems.push(`driver ${userId}: wallet balance ${fmt(actual)}, but wallet earnings, tips and fees add up to ${fmt(walletEarnings)}`);
   const byRide = new Map(earningsItems.map((i) => [i.ride_id, i]));
   for (const ride of completedRides) {
     const item = byRide.get(ride.rideId);
     if (!item) problems.push(`driver ${userId}: completed ride ${ride.rideId} missing from earnings`);
-    else if (cents(item.fare) !== ride.fareCents) problems.push(`driver ${userId}: ride ${ride.rideId} fare ${fmt(cents(item.fare))} in earnings, accepted bid was ${fmt(ride.fareCents)}`);
-    else if (item.payment_method !== ride.paymentMethod) problems.push(`driver ${userId}: ride ${ride.rideId} paid by ${item.payment_method}, booked as ${ride.paymentMethod}`);
-    else if (ride.tipCents != null && cents(item.tip) !== ride.tipCents) problems.push(`driver ${userId}: ride ${ride.rideId} tip ${fmt(cents(item.tip))} in earnings, passenger tipped ${fmt(ride.tipCents)}`);
+    else if (cents(item.fare) !== ride.fareCents)
+      problems.push(`driver ${userId}: ride ${ride.rideId} fare ${fmt(cents(item.fare))} in earnings, accepted bid was ${fmt(ride.fareCents)}`);
+    else if (item.payment_method !== ride.paymentMethod)
+      problems.push(`driver ${userId}: ride ${ride.rideId} paid by ${item.payment_method}, booked as ${ride.paymentMethod}`);
+    else if (ride.tipCents != null && cents(item.tip) !== ride.tipCents)
+      problems.push(`driver ${userId}: ride ${ride.rideId} tip ${fmt(cents(item.tip))} in earnings, passenger tipped ${fmt(ride.tipCents)}`);
   }
   return problems;
 }

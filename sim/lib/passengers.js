@@ -44,7 +44,10 @@ function createPassengers(ctx) {
     let failures = 0;
     return ctx.inBatches(walletUsers, 2, async (p) => {
       const ok = await new Promise((resolve) => {
-        const child = spawn(cmd, [...cmdArgs, String(p.id), WALLET_CREDIT.toFixed(2), '--reason', 'sim'], { env: o.creditEnv || process.env, stdio: ['ignore', 'ignore', 'pipe'] });
+        const child = spawn(cmd, [...cmdArgs, String(p.id), WALLET_CREDIT.toFixed(2), '--reason', 'sim'], {
+          env: o.creditEnv || process.env,
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
         let err = '';
         child.stderr.on('data', (c) => (err += c));
         child.on('error', (e) => resolve(e.message));
@@ -76,7 +79,10 @@ function createPassengers(ctx) {
     return {
       pickup: { address: `Pickup ${p.index}-${p.rides || 0}`, ...pickup },
       dropoff: { address: `Drop-off ${p.index}-${p.rides || 0}`, ...dropoff },
-      ride_type: 'one_way', vehicle_category_id: ctx.categoryId, passenger_count: 1, children: 0,
+      ride_type: 'one_way',
+      vehicle_category_id: ctx.categoryId,
+      passenger_count: 1,
+      children: 0,
     };
   };
 
@@ -102,9 +108,16 @@ function createPassengers(ctx) {
 
   const cancel = async (p, r, reason) => {
     r.cancelIntent = true;
-    const res = await api.call(p.base, 'POST', `/rides/${r.id}/cancel`, { token: p.token, body: { reason }, label: 'POST /rides/{id}/cancel', expect: [409], who: `passenger ${p.id}` });
+    const res = await api.call(p.base, 'POST', `/rides/${r.id}/cancel`, {
+      token: p.token,
+      body: { reason },
+      label: 'POST /rides/{id}/cancel',
+      expect: [409],
+      who: `passenger ${p.id}`,
+    });
     if (res.status === 409) {
-      if (!['started', 'completed'].includes(r.driverSent) && r.status !== 'expired') report('unexpected-status', `POST /rides/{id}/cancel (passenger ${p.id}) → 409 on ride ${r.id} (${r.status})`);
+      if (!['started', 'completed'].includes(r.driverSent) && r.status !== 'expired')
+        report('unexpected-status', `POST /rides/{id}/cancel (passenger ${p.id}) → 409 on ride ${r.id} (${r.status})`);
       r.cancelIntent = false;
       return false;
     }
@@ -130,12 +143,22 @@ function createPassengers(ctx) {
   const book = async (p) => {
     const payload = ridePayload(p);
     p.rides = (p.rides || 0) + 1;
-    const estimate = await api.call(p.base, 'POST', '/rides/estimate', { token: p.token, body: payload, label: 'POST /rides/estimate', who: `passenger ${p.id}` });
+    const estimate = await api.call(p.base, 'POST', '/rides/estimate', {
+      token: p.token,
+      body: payload,
+      label: 'POST /rides/estimate',
+      who: `passenger ${p.id}`,
+    });
     const paymentMethod = p.hasCard && p.rng.chance(0.6) ? 'card' : p.creditedCents > 0 && p.rng.chance(0.6) ? 'wallet' : 'cash';
     // Some riders name their own price: near the estimate, well above MIN_OFFER_PERCENT (70 %) of it.
     if (estimate.ok && p.rng.chance(OFFER_CHANCE)) payload.offered_fare = Math.round(estimate.body.breakdown.total * p.rng.between(0.85, 1.05) * 100) / 100;
     p.booking = { earlyBids: [] };
-    const booked = await api.call(p.base, 'POST', '/rides/book', { token: p.token, body: { ...payload, payment_method: paymentMethod }, label: 'POST /rides/book', who: `passenger ${p.id}` });
+    const booked = await api.call(p.base, 'POST', '/rides/book', {
+      token: p.token,
+      body: { ...payload, payment_method: paymentMethod },
+      label: 'POST /rides/book',
+      who: `passenger ${p.id}`,
+    });
     const { earlyBids } = p.booking;
     p.booking = null;
     const ride = booked.ok ? booked.body : {};
@@ -144,7 +167,17 @@ function createPassengers(ctx) {
     }
     if (!booked.ok) return undefined;
     const surge = ride.estimate?.breakdown?.surge_multiplier ?? 1;
-    const r = { id: ride.id, code: ride.ride_code, passengerId: p.id, pickup: ride.pickup, dropoff: ride.dropoff, status: 'requested', outcome: 'in_progress', paymentMethod, surge };
+    const r = {
+      id: ride.id,
+      code: ride.ride_code,
+      passengerId: p.id,
+      pickup: ride.pickup,
+      dropoff: ride.dropoff,
+      status: 'requested',
+      outcome: 'in_progress',
+      paymentMethod,
+      surge,
+    };
     rides.set(r.id, r);
     counters.requested++;
     expectRequested(r, booked);
@@ -160,7 +193,8 @@ function createPassengers(ctx) {
     for (let round = 0; round < 2; round++) {
       const bids = new Map();
       // Bids that arrived before the booking's response are in the inbox already.
-      if (round === 0) for (const { message: m } of p.inbox.get(r.id)?.messages ?? []) if (m.type === 'bid_submitted') bids.set(m.data.bid.driver.id, m.data.bid);
+      if (round === 0)
+        for (const { message: m } of p.inbox.get(r.id)?.messages ?? []) if (m.type === 'bid_submitted') bids.set(m.data.bid.driver.id, m.data.bid);
       const collectUntil = now() + 12_000 * o.pace;
       // The first bid for up to 12 s, then each next one for up to 1.5 s, three at most (at pace 1).
       while (now() < collectUntil && bids.size < 3) {
@@ -171,7 +205,12 @@ function createPassengers(ctx) {
       const ordered = [...bids.values()].sort((a, b) => a.amount - b.amount);
       offered += ordered.length;
       for (const bid of ordered) {
-        const res = await api.call(p.base, 'POST', `/rides/${r.id}/bids/${bid.id}/accept`, { token: p.token, label: 'POST /rides/{id}/bids/{bid}/accept', expect: [409], who: `passenger ${p.id}` });
+        const res = await api.call(p.base, 'POST', `/rides/${r.id}/bids/${bid.id}/accept`, {
+          token: p.token,
+          label: 'POST /rides/{id}/bids/{bid}/accept',
+          expect: [409],
+          who: `passenger ${p.id}`,
+        });
         if (res.ok) return { accepted: { bid, res }, offered };
       }
       if (!ordered.length) break;
@@ -183,7 +222,11 @@ function createPassengers(ctx) {
     const r = await book(p);
     if (!r) return act(2000);
     if (plan === 'expire') {
-      const expired = await waitFor(p, (m) => m.ride_id === r.id && m.type === 'ride_status_changed' && m.data.ride.status === 'expired', o.ttlMinutes * 60_000 + 30_000);
+      const expired = await waitFor(
+        p,
+        (m) => m.ride_id === r.id && m.type === 'ride_status_changed' && m.data.ride.status === 'expired',
+        o.ttlMinutes * 60_000 + 30_000,
+      );
       if (expired) {
         r.status = 'expired';
         r.outcome = 'expired';
@@ -219,7 +262,11 @@ function createPassengers(ctx) {
       await act(p.rng.between(1000, 3000));
       if (await cancel(p, r, 'found another ride')) return;
     }
-    const ended = waitFor(p, (m) => m.ride_id === r.id && ((m.type === 'ride_status_changed' && m.data.ride.status === 'completed') || m.type === 'ride_cancelled'), 90_000);
+    const ended = waitFor(
+      p,
+      (m) => m.ride_id === r.id && ((m.type === 'ride_status_changed' && m.data.ride.status === 'completed') || m.type === 'ride_cancelled'),
+      90_000,
+    );
     await trust.shareTrip(p, r.id);
     if (safety) await safety.maybeRaise(p, r);
     const done = await ended;
@@ -238,7 +285,12 @@ function createPassengers(ctx) {
     const tipCents = Math.round(p.rng.between(1, 3) * 100);
     if (p.creditedCents - spent < tipCents + TIP_RESERVE_CENTS || !p.rng.chance(TIP_CHANCE)) return;
     await act(p.rng.between(500, 1500));
-    const res = await api.call(p.base, 'POST', `/rides/${r.id}/tip`, { token: p.token, body: { amount: tipCents / 100 }, label: 'POST /rides/{id}/tip', who: `passenger ${p.id}` });
+    const res = await api.call(p.base, 'POST', `/rides/${r.id}/tip`, {
+      token: p.token,
+      body: { amount: tipCents / 100 },
+      label: 'POST /rides/{id}/tip',
+      who: `passenger ${p.id}`,
+    });
     if (!res.ok) return;
     p.tipsCents.push(tipCents);
     r.tipCents = tipCents;

@@ -28,7 +28,20 @@ const DEMO_DRIVERS = 8;
  * receivers.js.
  */
 async function runSimulation(opts) {
-  const o = { passengers: 12, drivers: 8, minutes: 1, seed: 1, otp: '123456', ttlMinutes: 1, eventTimeoutMs: 5000, heartbeatMs: 3000, pauseMs: 4000, pace: 1, progress: true, ...opts };
+  const o = {
+    passengers: 12,
+    drivers: 8,
+    minutes: 1,
+    seed: 1,
+    otp: '123456',
+    ttlMinutes: 1,
+    eventTimeoutMs: 5000,
+    heartbeatMs: 3000,
+    pauseMs: 4000,
+    pace: 1,
+    progress: true,
+    ...opts,
+  };
   // How long the simulated people take (thinking before a bid, driving a leg, pausing between rides):
   // pace 0.25 plays the same city four times faster (the test suite's short run). Deadlines the
   // service is judged by (eventTimeoutMs) are not scaled.
@@ -40,7 +53,20 @@ async function runSimulation(opts) {
   // of users the set-up alone can take minutes.
   let endAt = Infinity;
   const nonce = String((Math.floor(Date.now() / 1000) + process.pid) % 10000).padStart(4, '0');
-  const counters = { requests: 0, errors: 0, serverErrors: 0, rateLimited: 0, bids: 0, requested: 0, accepted: 0, completed: 0, cancelled: 0, expired: 0, excused: 0, tips: 0 };
+  const counters = {
+    requests: 0,
+    errors: 0,
+    serverErrors: 0,
+    rateLimited: 0,
+    bids: 0,
+    requested: 0,
+    accepted: 0,
+    completed: 0,
+    cancelled: 0,
+    expired: 0,
+    excused: 0,
+    tips: 0,
+  };
   const endpointLatency = new LatencyBook();
   const eventLatency = new LatencyBook();
   const violations = [];
@@ -62,7 +88,27 @@ async function runSimulation(opts) {
     for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
     return out;
   };
-  const ctx = { o, api, report, counters, notes, users, rides, expectEvent, waitFor, act, now, chat, trust, safety, centre: CENTRE, scale, nonce, inBatches, endAt: () => endAt };
+  const ctx = {
+    o,
+    api,
+    report,
+    counters,
+    notes,
+    users,
+    rides,
+    expectEvent,
+    waitFor,
+    act,
+    now,
+    chat,
+    trust,
+    safety,
+    centre: CENTRE,
+    scale,
+    nonce,
+    inBatches,
+    endAt: () => endAt,
+  };
   const drivers = createDrivers(ctx);
   Object.assign(ctx, { drivers: drivers.list, drive: drivers.drive });
   const riders = createPassengers(ctx);
@@ -95,12 +141,34 @@ async function runSimulation(opts) {
     });
     if (!registered.ok) return undefined;
     const user = {
-      id: registered.body.user.id, role, index, base, phone, token: registered.body.access_token,
+      id: registered.body.user.id,
+      role,
+      index,
+      base,
+      phone,
+      token: registered.body.access_token,
       rng: createRng(deriveSeed(o.seed, role === 'driver' ? 10_000 + index : index)),
-      inbox: new Map(), pending: new Set(), waiters: new Set(), beats: [], sent: [], path: [], bidRides: new Set(), openBids: new Map(), completed: [], walletFaresCents: [], tipsCents: [], feesCents: [], creditedCents: 0,
+      inbox: new Map(),
+      pending: new Set(),
+      waiters: new Set(),
+      beats: [],
+      sent: [],
+      path: [],
+      bidRides: new Set(),
+      openBids: new Map(),
+      completed: [],
+      walletFaresCents: [],
+      tipsCents: [],
+      feesCents: [],
+      creditedCents: 0,
     };
     users.set(user.id, user);
-    user.socket = new LiveSocket({ base, token: user.token, onMessage: (m, at) => onMessage(user, m, at), onProblem: (p) => report('websocket', `${role} ${user.id}: ${p}`) });
+    user.socket = new LiveSocket({
+      base,
+      token: user.token,
+      onMessage: (m, at) => onMessage(user, m, at),
+      onProblem: (p) => report('websocket', `${role} ${user.id}: ${p}`),
+    });
     await user.socket.open();
     return user;
   };
@@ -135,7 +203,8 @@ async function runSimulation(opts) {
   drivers.startHeartbeats();
   await safety.setUp(bases[0], nonce);
   const passengers = (await inBatches([...Array(o.passengers).keys()], 4, (i) => signUp('passenger', i))).filter(Boolean);
-  if (drivers.list.length + passengers.length < o.drivers + o.passengers) notes.push(`${o.drivers + o.passengers - drivers.list.length - passengers.length} sign-ups failed`);
+  if (drivers.list.length + passengers.length < o.drivers + o.passengers)
+    notes.push(`${o.drivers + o.passengers - drivers.list.length - passengers.length} sign-ups failed`);
   const credits = riders.creditWallets(passengers);
   await riders.saveCards(passengers);
 
@@ -156,14 +225,22 @@ async function runSimulation(opts) {
   for (const u of users.values()) u.socket.close();
   safety.close();
 
-  if (counters.excused) notes.push(`${counters.excused} ride_requested not expected after all: the driver's next heartbeat put it out of reach before the service matched`);
+  if (counters.excused)
+    notes.push(`${counters.excused} ride_requested not expected after all: the driver's next heartbeat put it out of reach before the service matched`);
   const walletRides = [...rides.values()].filter((r) => r.paymentMethod === 'wallet' && r.outcome === 'completed').length;
   const cardRides = [...rides.values()].filter((r) => r.paymentMethod === 'card' && r.outcome === 'completed').length;
   const cardBooked = [...rides.values()].filter((r) => r.paymentMethod === 'card').length;
   return {
     seconds: (now() - t0) / 1000,
     setupSeconds,
-    counters: { ...counters, inProgress: [...rides.values()].filter((r) => r.outcome === 'in_progress').length, walletRidesCompleted: walletRides, cardRidesCompleted: cardRides, cardRidesBooked: cardBooked, pongs: [...users.values()].reduce((s, u) => s + u.socket.pongs, 0) },
+    counters: {
+      ...counters,
+      inProgress: [...rides.values()].filter((r) => r.outcome === 'in_progress').length,
+      walletRidesCompleted: walletRides,
+      cardRidesCompleted: cardRides,
+      cardRidesBooked: cardBooked,
+      pongs: [...users.values()].reduce((s, u) => s + u.socket.pongs, 0),
+    },
     users: { passengers: passengers.length, drivers: drivers.list.length, walletCredited: passengers.filter((p) => p.creditedCents > 0).length },
     endpoints: endpointLatency.summary(),
     events: eventLatency.summary(),
@@ -182,18 +259,39 @@ async function runSimulation(opts) {
 async function auditWallets({ api, report, rides, passengers, drivers }) {
   for (const p of passengers) {
     const w = await api.call(p.base, 'GET', '/wallet', { token: p.token, label: 'GET /wallet', who: `passenger ${p.id}` });
-    if (w.ok) for (const v of checkPassengerWallet({ userId: p.id, balance: w.body.balance, creditedCents: p.creditedCents, walletFaresCents: p.walletFaresCents, tipsCents: p.tipsCents, feesCents: p.feesCents })) report('money', v);
+    if (w.ok)
+      for (const v of checkPassengerWallet({
+        userId: p.id,
+        balance: w.body.balance,
+        creditedCents: p.creditedCents,
+        walletFaresCents: p.walletFaresCents,
+        tipsCents: p.tipsCents,
+        feesCents: p.feesCents,
+      }))
+        report('money', v);
   }
   for (const d of drivers) {
     const w = await api.call(d.base, 'GET', '/wallet', { token: d.token, label: 'GET /wallet', who: `driver ${d.id}` });
     const items = [];
     for (let page = 1; page < 50; page++) {
-      const e = await api.call(d.base, 'GET', `/driver/earnings?page=${page}&limit=100`, { token: d.token, label: 'GET /driver/earnings', who: `driver ${d.id}` });
+      const e = await api.call(d.base, 'GET', `/driver/earnings?page=${page}&limit=100`, {
+        token: d.token,
+        label: 'GET /driver/earnings',
+        who: `driver ${d.id}`,
+      });
       if (!e.ok) break;
       items.push(...e.body.items);
       if (e.body.items.length < 100) break;
     }
-    if (w.ok) for (const v of checkDriverWallet({ userId: d.id, balance: w.body.balance, earningsItems: items, feesCents: d.feesCents, completedRides: d.completed.map((c) => ({ ...c, tipCents: rides.get(c.rideId)?.tipCents ?? null })) })) report('money', v);
+    if (w.ok)
+      for (const v of checkDriverWallet({
+        userId: d.id,
+        balance: w.body.balance,
+        earningsItems: items,
+        feesCents: d.feesCents,
+        completedRides: d.completed.map((c) => ({ ...c, tipCents: rides.get(c.rideId)?.tipCents ?? null })),
+      }))
+        report('money', v);
   }
 }
 

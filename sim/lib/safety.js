@@ -75,17 +75,25 @@ function createSafety({ o, api, report, notes }) {
       return;
     }
     const sos = res.body;
-    if (res.status !== 201 || sos.status !== 'open' || sos.ride_id !== r.id || sos.raised_by !== 'passenger') report('safety', `POST /rides/${r.id}/sos answered ${res.status} ${JSON.stringify(sos)}`);
+    if (res.status !== 201 || sos.status !== 'open' || sos.ride_id !== r.id || sos.raised_by !== 'passenger')
+      report('safety', `POST /rides/${r.id}/sos answered ${res.status} ${JSON.stringify(sos)}`);
     const seen = await sosEvent(sos.id, o.eventTimeoutMs);
     if (!seen) return report('safety', `SOS ${sos.id}: no sos_raised reached the operator within ${o.eventTimeoutMs} ms`);
     if (seen.message.data.ride.start_pin !== null) report('safety', `SOS ${sos.id}: the operator's ride shows a start PIN`);
     const open = await api.call(operator.base, 'GET', '/admin/sos?status=open', { token: operator.token, label: 'GET /admin/sos', who: 'operator' });
     if (open.ok && !open.body.items.some((s) => s.id === sos.id)) report('safety', `SOS ${sos.id} is not in GET /admin/sos?status=open`);
     const body = { reason: 'Demo: called the rider, all is well' };
-    const resolved = await api.call(operator.base, 'POST', `/admin/sos/${sos.id}/resolve`, { token: operator.token, body, label: 'POST /admin/sos/{id}/resolve', who: 'operator' });
+    const resolved = await api.call(operator.base, 'POST', `/admin/sos/${sos.id}/resolve`, {
+      token: operator.token,
+      body,
+      label: 'POST /admin/sos/{id}/resolve',
+      who: 'operator',
+    });
     if (resolved.ok && resolved.body.status !== 'resolved') report('safety', `POST /admin/sos/${sos.id}/resolve answered ${JSON.stringify(resolved.body)}`);
     const ms = Math.round(seen.at - res.sentAt);
-    notes.push(`SOS ${sos.id} raised by passenger ${p.id} on ride ${r.id}: sos_raised reached the operator in ${ms} ms; ${resolved.ok ? 'resolved' : 'not resolved'}`);
+    notes.push(
+      `SOS ${sos.id} raised by passenger ${p.id} on ride ${r.id}: sos_raised reached the operator in ${ms} ms; ${resolved.ok ? 'resolved' : 'not resolved'}`,
+    );
   }
 
   function close() {

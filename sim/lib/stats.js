@@ -22,7 +22,14 @@ class LatencyBook {
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([key, values]) => {
         const sorted = [...values].sort((x, y) => x - y);
-        return { key, count: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] };
+        return {
+          key,
+          count: sorted.length,
+          p50: percentile(sorted, 50),
+          p95: percentile(sorted, 95),
+          p99: percentile(sorted, 99),
+          max: sorted[sorted.length - 1],
+        };
       });
   }
 }

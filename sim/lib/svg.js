@@ -34,15 +34,21 @@ function renderMap({ centre, city = 'a simulated city', drivers, rides, title = 
 
   const out = [];
   out.push(`<?xml version="1.0" encoding="UTF-8"?>`);
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
+  );
   out.push(`<rect width="100%" height="100%" fill="#fafafa"/>`);
   out.push(`<text x="${margin}" y="24" font-size="16" font-weight="bold">${esc(title)}</text>`);
-  out.push(`<text x="${margin}" y="42" fill="#444">${esc(city)}, around ${centre.latitude.toFixed(3)}° N ${centre.longitude.toFixed(3)}° E: simulated drivers and passengers against the real service</text>`);
+  out.push(
+    `<text x="${margin}" y="42" fill="#444">${esc(city)}, around ${centre.latitude.toFixed(3)}° N ${centre.longitude.toFixed(3)}° E: simulated drivers and passengers against the real service</text>`,
+  );
   // Drawn first to last: paths, surge rings, ride lines, then the markers on top of them all.
   drivers.forEach((d, i) => {
     if (d.path.length < 2) return;
     const colour = DRIVER_COLOURS[i % DRIVER_COLOURS.length];
-    out.push(`<polyline fill="none" stroke="${colour}" stroke-width="1.5" stroke-opacity="0.5" points="${d.path.map((p) => `${x(p)},${y(p)}`).join(' ')}"><title>driver ${esc(d.id)}</title></polyline>`);
+    out.push(
+      `<polyline fill="none" stroke="${colour}" stroke-width="1.5" stroke-opacity="0.5" points="${d.path.map((p) => `${x(p)},${y(p)}`).join(' ')}"><title>driver ${esc(d.id)}</title></polyline>`,
+    );
   });
   const surged = rides.filter((r) => r.surge > 1);
   for (const r of surged) {
@@ -52,15 +58,21 @@ function renderMap({ centre, city = 'a simulated city', drivers, rides, title = 
   }
   for (const r of rides) {
     const colour = OUTCOME_COLOURS[r.outcome] || OUTCOME_COLOURS.in_progress;
-    out.push(`<line x1="${x(r.pickup)}" y1="${y(r.pickup)}" x2="${x(r.dropoff)}" y2="${y(r.dropoff)}" stroke="${colour}" stroke-width="0.8" stroke-dasharray="3,3" stroke-opacity="0.6"/>`);
+    out.push(
+      `<line x1="${x(r.pickup)}" y1="${y(r.pickup)}" x2="${x(r.dropoff)}" y2="${y(r.dropoff)}" stroke="${colour}" stroke-width="0.8" stroke-dasharray="3,3" stroke-opacity="0.6"/>`,
+    );
   }
   for (const r of rides) {
     const colour = OUTCOME_COLOURS[r.outcome] || OUTCOME_COLOURS.in_progress;
     const label = esc(`${r.code || r.id} ${r.outcome}`);
     out.push(`<circle cx="${x(r.pickup)}" cy="${y(r.pickup)}" r="5" fill="${colour}" stroke="#fff"><title>pickup ${label}</title></circle>`);
-    out.push(`<rect x="${(Number(x(r.dropoff)) - 4).toFixed(1)}" y="${(Number(y(r.dropoff)) - 4).toFixed(1)}" width="8" height="8" fill="${colour}" stroke="#fff"><title>drop-off ${label}</title></rect>`);
+    out.push(
+      `<rect x="${(Number(x(r.dropoff)) - 4).toFixed(1)}" y="${(Number(y(r.dropoff)) - 4).toFixed(1)}" width="8" height="8" fill="${colour}" stroke="#fff"><title>drop-off ${label}</title></rect>`,
+    );
   }
-  out.push(`<path d="M${x(centre)} ${(Number(y(centre)) - 6).toFixed(1)} v12 M${(Number(x(centre)) - 6).toFixed(1)} ${y(centre)} h12" stroke="#000" stroke-width="1"/>`);
+  out.push(
+    `<path d="M${x(centre)} ${(Number(y(centre)) - 6).toFixed(1)} v12 M${(Number(x(centre)) - 6).toFixed(1)} ${y(centre)} h12" stroke="#000" stroke-width="1"/>`,
+  );
   out.push(...legend({ rides, drivers, surged, margin, top: 62, pxPerKm }));
   out.push('</svg>');
   return `${out.join('\n')}\n`;
@@ -86,12 +98,20 @@ function legend({ rides, drivers, surged, margin, top, pxPerKm }) {
   out.push(`<text x="${margin + 636}" y="${row2 + 4}">a driver's path (${drivers.length} drivers)</text>`);
   const row3 = top + 48;
   const peak = surged.reduce((m, r) => Math.max(m, r.surge), 1);
-  out.push(`<circle cx="${margin + 8}" cy="${row3}" r="${surgeRadius(1.5)}" fill="${SURGE_COLOUR}" fill-opacity="0.25" stroke="${SURGE_COLOUR}" stroke-width="1.5"/><circle cx="${margin + 8}" cy="${row3}" r="5" fill="#999"/>`);
-  out.push(`<text x="${margin + 24}" y="${row3 + 4}">ring: pickup priced with surge, wider for a higher multiplier (${surged.length} rides, up to ×${peak.toFixed(2)})</text>`);
-  out.push(`<path d="M${margin + 555} ${row3 - 6} v12 M${margin + 549} ${row3} h12" stroke="#000" stroke-width="1"/><text x="${margin + 568}" y="${row3 + 4}">city centre</text>`);
+  out.push(
+    `<circle cx="${margin + 8}" cy="${row3}" r="${surgeRadius(1.5)}" fill="${SURGE_COLOUR}" fill-opacity="0.25" stroke="${SURGE_COLOUR}" stroke-width="1.5"/><circle cx="${margin + 8}" cy="${row3}" r="5" fill="#999"/>`,
+  );
+  out.push(
+    `<text x="${margin + 24}" y="${row3 + 4}">ring: pickup priced with surge, wider for a higher multiplier (${surged.length} rides, up to ×${peak.toFixed(2)})</text>`,
+  );
+  out.push(
+    `<path d="M${margin + 555} ${row3 - 6} v12 M${margin + 549} ${row3} h12" stroke="#000" stroke-width="1"/><text x="${margin + 568}" y="${row3 + 4}">city centre</text>`,
+  );
   const km = pxPerKm > 150 ? 0.5 : pxPerKm < 15 ? 10 : 1;
   const bar = Math.round(km * pxPerKm);
-  out.push(`<path d="M${margin + 660} ${row3 - 4} v8 h${bar} v-8" fill="none" stroke="#000" stroke-width="1"/><text x="${margin + 666 + bar}" y="${row3 + 4}">${km} km</text>`);
+  out.push(
+    `<path d="M${margin + 660} ${row3 - 4} v8 h${bar} v-8" fill="none" stroke="#000" stroke-width="1"/><text x="${margin + 666 + bar}" y="${row3 + 4}">${km} km</text>`,
+  );
   return out;
 }
 

@@ -38,7 +38,12 @@ function createTrust({ api, report, expectEvent, users }) {
     const stars = user.rng.next() < 0.7 ? 5 : 3 + Math.floor(user.rng.next() * 2);
     const comment = COMMENTS[Math.floor(user.rng.next() * COMMENTS.length)];
     const body = comment ? { stars, comment } : { stars };
-    const res = await api.call(user.base, 'POST', `/rides/${ride.id}/rating`, { token: user.token, body, label: 'POST /rides/{id}/rating', who: `${user.role} ${user.id}` });
+    const res = await api.call(user.base, 'POST', `/rides/${ride.id}/rating`, {
+      token: user.token,
+      body,
+      label: 'POST /rides/{id}/rating',
+      who: `${user.role} ${user.id}`,
+    });
     if (!res.ok) return;
     if (res.body.rated_by !== user.role || res.body.stars !== stars || res.body.ride_id !== ride.id) {
       report('rating', `POST /rides/${ride.id}/rating (${user.role} ${user.id}) answered ${JSON.stringify(res.body)}`);

@@ -28,8 +28,7 @@ export function installConsole(fastify: FastifyInstance, config: Pick<AppConfig,
       void reply.header('cache-control', 'no-cache');
       return payload;
     });
-    for (const path of [CONSOLE_PATH, `${CONSOLE_PATH}/`])
-      scope.get(path, (_request, reply) => reply.type('text/html; charset=utf-8').send(index));
+    for (const path of [CONSOLE_PATH, `${CONSOLE_PATH}/`]) scope.get(path, (_request, reply) => reply.type('text/html; charset=utf-8').send(index));
     scope.get(`${CONSOLE_PATH}/settings.json`, (_request, reply) => reply.type('application/json; charset=utf-8').send(settings));
     await scope.register(fastifyStatic, {
       root,

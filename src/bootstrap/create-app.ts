@@ -132,10 +132,7 @@ class OneLineLogController extends LogController {
     const level = ms >= SLOW_REQUEST_MS ? 'warn' : reply.statusCode >= 400 ? 'info' : 'debug';
     const log = request.log as Logger;
     if (!log.isLevelEnabled(level)) return;
-    log[level](
-      { method: request.method, url: loggableUrl(request), status: reply.statusCode, ms: Math.round(ms) },
-      'request completed',
-    );
+    log[level]({ method: request.method, url: loggableUrl(request), status: reply.statusCode, ms: Math.round(ms) }, 'request completed');
   }
 }
 

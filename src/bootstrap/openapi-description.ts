@@ -6,7 +6,10 @@ import type { RideEventType } from '../modules/realtime/realtime.events';
  * added to the channel fails to compile until the explorer lists it.
  */
 const LIVE_EVENTS: Record<RideEventType, readonly [receivers: string, data: string]> = {
-  ride_snapshot: ['the connecting user, first', '`{ride}` (null when none; a ride booked for later only once dispatched); passenger with a requested ride: `{ride, bids}`'],
+  ride_snapshot: [
+    'the connecting user, first',
+    '`{ride}` (null when none; a ride booked for later only once dispatched); passenger with a requested ride: `{ride, bids}`',
+  ],
   ride_requested: [
     'online approved drivers of the category within MATCHING_RADIUS_KM of the pickup, by their latest heartbeat (younger than DRIVER_LOCATION_MAX_AGE_SECONDS); again to the drivers matched at that moment when the passenger raises `offered_fare`',
     '`{ride}`',
@@ -24,7 +27,7 @@ const LIVE_EVENTS: Record<RideEventType, readonly [receivers: string, data: stri
   driver_location: ["the passenger of the driver's non-final ride, at most once a second per ride", '`{driver_id, location}`'],
   sos_raised: ['every operator with a live socket, when a passenger or driver raises an SOS (CONTRACT §14)', '`{sos, ride}` (the ride without its start PIN)'],
   ride_check: ['passenger and driver of a started ride stopped RIDE_CHECK_STOP_MINUTES away from pickup and dropoff, once per stop', '`{reason: "long_stop"}`'],
-  payment_failed: ["operators' live sockets, when a card ride's hold lapsed at Stripe (`payment_status: \"failed\"`)", '`{ride}`'],
+  payment_failed: ['operators\' live sockets, when a card ride\'s hold lapsed at Stripe (`payment_status: "failed"`)', '`{ride}`'],
 };
 
 /** The event types in the order the explorer lists them. */

@@ -76,7 +76,10 @@ type Operation = {
   summary?: string;
   parameters?: Array<{ name: string; in: string }>;
   requestBody?: { content?: Record<string, { schema?: Schema; example?: unknown; examples?: Record<string, Example> }> };
-  responses: Record<string, { description?: string; content?: Record<string, { schema?: Schema; examples?: Record<string, Example> }>; headers?: Record<string, unknown> }>;
+  responses: Record<
+    string,
+    { description?: string; content?: Record<string, { schema?: Schema; examples?: Record<string, Example> }>; headers?: Record<string, unknown> }
+  >;
 };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -166,7 +169,12 @@ const OPERATION_MESSAGES: Record<string, Record<string, string[]>> = {
   PayoutsController_account: PAYOUTS_DOWN,
   PayoutsController_payOut: {
     '400': [...PAYOUTS_DOWN['400'], 'Payout must be at least 10.00 USD'],
-    '409': [PAYMENT_MESSAGES.PAYOUT_ACCOUNT_NOT_READY, PAYMENT_MESSAGES.PAYOUT_EXCEEDS_BALANCE, PAYMENT_MESSAGES.PAYOUT_REFUSED, PAYMENT_MESSAGES.PAYOUT_KEY_REUSED],
+    '409': [
+      PAYMENT_MESSAGES.PAYOUT_ACCOUNT_NOT_READY,
+      PAYMENT_MESSAGES.PAYOUT_EXCEEDS_BALANCE,
+      PAYMENT_MESSAGES.PAYOUT_REFUSED,
+      PAYMENT_MESSAGES.PAYOUT_KEY_REUSED,
+    ],
     '503': PAYOUTS_DOWN['503'],
   },
   StripeWebhooksController_receive: { '400': [PAYMENT_MESSAGES.INVALID_WEBHOOK] },
@@ -202,11 +210,16 @@ export function documentResponses(document: OpenAPIObject, guards: Map<string, R
       for (const [status, response] of Object.entries(operation.responses)) {
         if (/^2/.test(status) && !response.description) response.description = operation.summary ?? STATUS_CODES[Number(status)] ?? 'Success';
         if (status === '429' || status === '503') {
-          response.headers = { ...response.headers, 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } } };
+          response.headers = {
+            ...response.headers,
+            'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+          };
         }
         const media = response.content?.['application/json'];
         if (Number(status) >= 400 && media?.schema?.$ref === ERROR_REF) {
-          response.content = { 'application/json': { schema: media.schema, examples: errorExamples(path, method, operation, status, guards.get(operation.operationId ?? '')) } };
+          response.content = {
+            'application/json': { schema: media.schema, examples: errorExamples(path, method, operation, status, guards.get(operation.operationId ?? '')) },
+          };
         }
       }
     }
@@ -308,6 +321,13 @@ function rideRequestExamples(now: Date, book: boolean): Record<string, Example> 
       value: { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'delivery', ...common, passenger_count: 0 },
     },
     // Booking only: a ride for later starts `scheduled` and is dispatched DISPATCH_LEAD_MINUTES before pickup_at.
-    ...(book ? { ride_later: { summary: 'Ride later (pickup_at: 15 minutes to 7 days ahead)', value: { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'one_way', ...common, pickup_at: at(2) } } } : {}),
+    ...(book
+      ? {
+          ride_later: {
+            summary: 'Ride later (pickup_at: 15 minutes to 7 days ahead)',
+            value: { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'one_way', ...common, pickup_at: at(2) },
+          },
+        }
+      : {}),
   };
 }

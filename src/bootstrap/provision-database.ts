@@ -18,11 +18,7 @@ export function withDatabaseUrl(config: AppConfig, databaseUrl: string): AppConf
  * With DATABASE_URL, use that server; without it, start the embedded PostgreSQL under .data/ and
  * publish its URL in `<data dir>.url` for the operator and TypeORM CLIs while it runs.
  */
-export async function provisionDatabase(
-  config: AppConfig,
-  logger: Logger,
-  options: { whileStarting?: () => void } = {},
-): Promise<ProvisionedDatabase> {
+export async function provisionDatabase(config: AppConfig, logger: Logger, options: { whileStarting?: () => void } = {}): Promise<ProvisionedDatabase> {
   if (config.databaseUrl) return { config, stop: async () => undefined };
   const started = Date.now();
   const embedded = await startEmbeddedPostgres({

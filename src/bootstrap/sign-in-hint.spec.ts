@@ -29,6 +29,8 @@ describe('the start-up line on getting a sign-in code', () => {
 
   it('says nothing where codes only leave through channels: every kind configured, or production', () => {
     expect(hint({ ...TWILIO, ...SMTP })).toBeUndefined();
-    expect(hint({ NODE_ENV: 'production', JWT_SECRET: 'a-secret-that-is-definitely-32-bytes-or-more', ...SMTP, MAIL_FROM: 'Rides <no-reply@example.com>' })).toBeUndefined();
+    expect(
+      hint({ NODE_ENV: 'production', JWT_SECRET: 'a-secret-that-is-definitely-32-bytes-or-more', ...SMTP, MAIL_FROM: 'Rides <no-reply@example.com>' }),
+    ).toBeUndefined();
   });
 });

@@ -21,8 +21,7 @@ export interface CliCommand {
   run(app: INestApplicationContext, args: string[]): Promise<string>;
 }
 
-const money = (app: INestApplicationContext, minor: number): string =>
-  `${toMajor(minor).toFixed(2)} ${app.get(AppConfig, { strict: false }).currency}`;
+const money = (app: INestApplicationContext, minor: number): string => `${toMajor(minor).toFixed(2)} ${app.get(AppConfig, { strict: false }).currency}`;
 
 function driverDecisionCommand(decision: DriverDecision, summary: string): CliCommand {
   const usage = `driver:${decision} <userId> [--reason "..."]`;
@@ -73,7 +72,8 @@ const walletCredit: CliCommand = {
   },
 };
 
-const PROMO_USAGE = 'promo:create <CODE> --percent 10 | --fixed 5.00 [--max 10.00] [--from ISO] [--until ISO] [--limit N] [--description "..."] [--reason "..."]';
+const PROMO_USAGE =
+  'promo:create <CODE> --percent 10 | --fixed 5.00 [--max 10.00] [--from ISO] [--until ISO] [--limit N] [--description "..."] [--reason "..."]';
 const promoCreate: CliCommand = {
   usage: PROMO_USAGE,
   summary: 'Create a promo code: a whole percent (optionally capped by --max) or a fixed amount off',
@@ -136,7 +136,8 @@ const ledgerCheck: CliCommand = {
     }
     const lines = [
       ...report.wallets.map(
-        (w) => `wallet ${w.wallet_id} (${w.user_id === null ? w.kind : `user ${w.user_id}`}): balance ${money(app, Number(w.balance_minor))}, entries ${money(app, Number(w.ledger_minor))}`,
+        (w) =>
+          `wallet ${w.wallet_id} (${w.user_id === null ? w.kind : `user ${w.user_id}`}): balance ${money(app, Number(w.balance_minor))}, entries ${money(app, Number(w.ledger_minor))}`,
       ),
       ...report.transfers.map((t) => `transfer ${t.transfer_id}: entries sum to ${money(app, Number(t.sum_minor))}`),
     ];
@@ -156,7 +157,7 @@ const categoriesReload: CliCommand = {
 };
 
 export const COMMANDS: Readonly<Record<string, CliCommand>> = {
-  'driver:approve': driverDecisionCommand('approve', "Approve a driver: needs the license and vehicle registration on file unless DRIVER_AUTO_APPROVE"),
+  'driver:approve': driverDecisionCommand('approve', 'Approve a driver: needs the license and vehicle registration on file unless DRIVER_AUTO_APPROVE'),
   'driver:reject': driverDecisionCommand('reject', 'Reject a driver (takes them offline)'),
   'driver:suspend': driverDecisionCommand('suspend', 'Suspend a driver (takes them offline)'),
   'driver:reinstate': driverDecisionCommand('reinstate', 'Lift a suspension'),

@@ -26,7 +26,12 @@ describe('CellGrid', () => {
     expect(grid.cellOf(52.52, 13.405)).toBe(grid.cellOf(52.52, 13.405));
     expect(grid.cellOf(52.52, 13.405)).not.toBe(grid.cellOf(52.54, 13.405));
     expect(grid.cellOf(-16.5, 180)).toBe(grid.cellOf(-16.5, -180));
-    for (const [lat, lng] of [[90, 180], [-90, -180], [0, 0], [89.999, 179.999]] as const) {
+    for (const [lat, lng] of [
+      [90, 180],
+      [-90, -180],
+      [0, 0],
+      [89.999, 179.999],
+    ] as const) {
       const key = grid.cellOf(lat, lng);
       expect(Number.isSafeInteger(key) && key >= 0 && key < grid.keyLimit).toBe(true);
     }

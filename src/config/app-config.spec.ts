@@ -48,7 +48,12 @@ describe('AppConfig.fromEnv', () => {
   });
 
   it('reads the rating window and the trip-sharing limits (issue 20), refusing values out of range', () => {
-    expect(AppConfig.fromEnv({})).toMatchObject({ ratingWindowDays: 7, sharedRideRateLimitPerIpPerMinute: 120, shareLinksPerHour: 30, sharedRideCacheMs: 5000 });
+    expect(AppConfig.fromEnv({})).toMatchObject({
+      ratingWindowDays: 7,
+      sharedRideRateLimitPerIpPerMinute: 120,
+      shareLinksPerHour: 30,
+      sharedRideCacheMs: 5000,
+    });
     const set = { RATING_WINDOW_DAYS: '14', SHARED_RIDE_RATE_LIMIT_PER_IP_PER_MINUTE: '0', SHARE_LINKS_PER_HOUR: '5', SHARED_RIDE_CACHE_MS: '0' };
     expect(AppConfig.fromEnv(set)).toMatchObject({ ratingWindowDays: 14, sharedRideRateLimitPerIpPerMinute: 0, shareLinksPerHour: 5, sharedRideCacheMs: 0 });
     expect(failure({ RATING_WINDOW_DAYS: '0' }).message).toContain('RATING_WINDOW_DAYS');
@@ -75,7 +80,12 @@ describe('AppConfig.fromEnv', () => {
       PAYOUT_MINIMUM: '0.5',
       PAYOUT_COUNTRY: 'de',
     };
-    expect(AppConfig.fromEnv(set)).toMatchObject({ stripeApiBase: 'http://127.0.0.1:12111', cancellationFeeMinor: 250, payoutMinimumMinor: 50, payoutCountry: 'DE' });
+    expect(AppConfig.fromEnv(set)).toMatchObject({
+      stripeApiBase: 'http://127.0.0.1:12111',
+      cancellationFeeMinor: 250,
+      payoutMinimumMinor: 50,
+      payoutCountry: 'DE',
+    });
     expect(AppConfig.fromEnv({ CANCELLATION_FEE: '0' }).cancellationFeeMinor).toBe(0);
     expect(failure({ CANCELLATION_FEE: '2.555' }).message).toContain('CANCELLATION_FEE');
     expect(failure({ STRIPE_SECRET_KEY: 'pk_test_publishable' }).message).toContain('STRIPE_SECRET_KEY');

@@ -93,7 +93,11 @@ describe('outreach settings (CONTRACT §10)', () => {
       ['not-json.json', '{', /readable Google service-account JSON/],
       ['no-email.json', { ...account, client_email: '' }, /has no "client_email"/],
       ['bad-key.json', { ...account, private_key: 'nope' }, /not a PEM private key/],
-      ['ec-key.json', { ...account, private_key: generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() }, /not an RSA key/],
+      [
+        'ec-key.json',
+        { ...account, private_key: generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() },
+        /not an RSA key/,
+      ],
       ['bad-uri.json', { ...account, token_uri: 'file:///etc/passwd' }, /token_uri/],
     ] as const) {
       const err = failure({ FCM_SERVICE_ACCOUNT_FILE: write(name, body) });

@@ -80,10 +80,7 @@ export function parseOutreach(env: OutreachEnv, isProduction: boolean): Outreach
   };
   // A production service that cannot deliver a code signs nobody in; fail at start, not at the first user.
   if (isProduction && !config.mail && !config.sms) {
-    throw new ConfigError(
-      'SMTP_URL',
-      'or SMS_PROVIDER must be set when NODE_ENV=production: sign-in codes need at least one channel (e-mail or SMS)',
-    );
+    throw new ConfigError('SMTP_URL', 'or SMS_PROVIDER must be set when NODE_ENV=production: sign-in codes need at least one channel (e-mail or SMS)');
   }
   return config;
 }

@@ -75,22 +75,34 @@ const FALSE = ['false', '0', 'no', 'off'];
 /** The kinds of setting. Values are trimmed; a blank value counts as unset. */
 export const Setting = {
   int: (fallback: number, min: number, max: number, options: SettingOptions<number> = {}): SettingDecorator<number> =>
-    declare('int', String(fallback), (value, variable) => {
-      if (!/^-?\d+$/.test(value)) throw new ConfigError(variable, `must be a whole number (got "${value}")`);
-      return toNumber(value, variable, min, max);
-    }, fallback, { ...options, min, max }),
+    declare(
+      'int',
+      String(fallback),
+      (value, variable) => {
+        if (!/^-?\d+$/.test(value)) throw new ConfigError(variable, `must be a whole number (got "${value}")`);
+        return toNumber(value, variable, min, max);
+      },
+      fallback,
+      { ...options, min, max },
+    ),
 
   number: (fallback: number, min: number, max: number, options: SettingOptions<number> = {}): SettingDecorator<number> =>
     declare('number', String(fallback), (value, variable) => toNumber(value, variable, min, max), fallback, { ...options, min, max }),
 
   /** true/1/yes/on or false/0/no/off, any case; the fallback may depend on the fields read before. */
   bool: (fallback: boolean | ((earlier: Readonly<Record<string, unknown>>) => boolean), options: SettingOptions<boolean> = {}): SettingDecorator<boolean> =>
-    declare('bool', typeof fallback === 'boolean' ? String(fallback) : undefined, (value, variable) => {
-      const lower = value.toLowerCase();
-      if (TRUE.includes(lower)) return true;
-      if (FALSE.includes(lower)) return false;
-      throw new ConfigError(variable, `must be true or false (got "${lower}")`);
-    }, fallback, options),
+    declare(
+      'bool',
+      typeof fallback === 'boolean' ? String(fallback) : undefined,
+      (value, variable) => {
+        const lower = value.toLowerCase();
+        if (TRUE.includes(lower)) return true;
+        if (FALSE.includes(lower)) return false;
+        throw new ConfigError(variable, `must be true or false (got "${lower}")`);
+      },
+      fallback,
+      options,
+    ),
 
   string: (fallback: string, options: SettingOptions<string> = {}): SettingDecorator<string> =>
     declare('string', fallback, (value) => value, fallback, options),
@@ -99,14 +111,30 @@ export const Setting = {
     declare<string | undefined>('string', undefined, (value) => value, undefined, options),
 
   oneOf: <const T extends string>(values: readonly T[], fallback: T, options: SettingOptions<T> = {}): SettingDecorator<T> =>
-    declare('oneOf', fallback, (value, variable) => {
-      if (!(values as readonly string[]).includes(value)) throw new ConfigError(variable, `must be one of ${values.join(', ')} (got "${value}")`);
-      return value as T;
-    }, fallback, { ...options, values }),
+    declare(
+      'oneOf',
+      fallback,
+      (value, variable) => {
+        if (!(values as readonly string[]).includes(value)) throw new ConfigError(variable, `must be one of ${values.join(', ')} (got "${value}")`);
+        return value as T;
+      },
+      fallback,
+      { ...options, values },
+    ),
 
   /** Comma-separated, each entry trimmed, empty entries dropped; unset = empty list. */
   list: (options: SettingOptions<readonly string[]> = {}): SettingDecorator<readonly string[]> =>
-    declare<readonly string[]>('list', '', (value) => value.split(',').map((v) => v.trim()).filter((v) => v !== ''), [], options),
+    declare<readonly string[]>(
+      'list',
+      '',
+      (value) =>
+        value
+          .split(',')
+          .map((v) => v.trim())
+          .filter((v) => v !== ''),
+      [],
+      options,
+    ),
 };
 
 /** The settings declared on a class (and its ancestors), in declaration order. */

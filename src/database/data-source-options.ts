@@ -24,10 +24,7 @@ export function buildDataSourceOptions(url: string, poolSize = 10): DataSourceOp
     type: 'postgres',
     url,
     // The app registers entities per module (autoLoadEntities); the glob serves the TypeORM CLI.
-    entities: [
-      join(__dirname, '..', 'modules', '**', 'entities', '*.entity.{ts,js}'),
-      join(__dirname, '..', 'common', '**', 'entities', '*.entity.{ts,js}'),
-    ],
+    entities: [join(__dirname, '..', 'modules', '**', 'entities', '*.entity.{ts,js}'), join(__dirname, '..', 'common', '**', 'entities', '*.entity.{ts,js}')],
     // An explicit list works the same under ts-jest, ts-node and compiled JavaScript.
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',

@@ -89,7 +89,8 @@ interface TableReference {
 }
 
 const SQL_NAMING = /\b(FROM|JOIN|UPDATE|INTO|TABLE|TRUNCATE)\s+(?:ONLY\s+)?("?)([a-z_][a-z0-9_]*|\$\{[^}]*\})\2/g;
-const BUILDER_NAMING = /\.(from|into|update|delete|innerJoin|leftJoin|innerJoinAndSelect|leftJoinAndSelect|insertInto|getRepository)\(\s*['"`]([a-z_][a-z0-9_]*)['"`]/g;
+const BUILDER_NAMING =
+  /\.(from|into|update|delete|innerJoin|leftJoin|innerJoinAndSelect|leftJoinAndSelect|insertInto|getRepository)\(\s*['"`]([a-z_][a-z0-9_]*)['"`]/g;
 
 /** The tables a source file's SQL and query-builder calls name (comments left out). */
 function tableReferences(source: string): TableReference[] {
@@ -145,9 +146,7 @@ describe('table ownership', () => {
   });
 
   it('keeps only allow-list entries that are still needed', () => {
-    const unused = READ_ONLY_JOINS.filter(
-      (a) => !tableReferences(readFileSync(join(SRC, '..', a.file), 'utf8')).some((r) => r.table === a.table),
-    );
+    const unused = READ_ONLY_JOINS.filter((a) => !tableReferences(readFileSync(join(SRC, '..', a.file), 'utf8')).some((r) => r.table === a.table));
     expect(unused).toEqual([]);
   });
 

@@ -49,7 +49,12 @@ export async function signUp(
   const phone = options.phone ?? freshPhone();
   const contact = { phone, ...(options.email ? { email: options.email } : {}) };
   const verified = await verifyContact(t, contact);
-  const res = await post(t, 'register', { role: options.role ?? 'passenger', first_name: 'Ada', last_name: 'Lovelace', ...options.extra }, verified.access_token);
+  const res = await post(
+    t,
+    'register',
+    { role: options.role ?? 'passenger', first_name: 'Ada', last_name: 'Lovelace', ...options.extra },
+    verified.access_token,
+  );
   if (res.statusCode !== 200) throw new Error(`register failed: ${res.body}`);
   return { ...res.json(), phone };
 }
@@ -63,5 +68,4 @@ export function decodeJwt(token: string): { header: Record<string, unknown>; cla
 }
 
 /** 1x1 transparent PNG. */
-export const PNG_1X1 =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+export const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';

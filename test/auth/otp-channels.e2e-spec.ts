@@ -19,7 +19,13 @@ describe('a contact kind without a channel', () => {
 
   beforeAll(async () => {
     twilio = await startFakeTwilio();
-    const sms = { SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: twilio.accountSid, TWILIO_AUTH_TOKEN: twilio.authToken, TWILIO_FROM: twilio.from, TWILIO_API_BASE: twilio.url };
+    const sms = {
+      SMS_PROVIDER: 'twilio',
+      TWILIO_ACCOUNT_SID: twilio.accountSid,
+      TWILIO_AUTH_TOKEN: twilio.authToken,
+      TWILIO_FROM: twilio.from,
+      TWILIO_API_BASE: twilio.url,
+    };
     smsOnly = await startTestApp({ logger: log.logger, env: { NODE_ENV: 'production', ...sms } });
     // Nothing listens on this SMTP port: every e-mail is refused at the connection.
     mailOnly = await startTestApp({ logger: log.logger, env: { NODE_ENV: 'production', SMTP_URL: `smtp://127.0.0.1:${await closedPort()}`, MAIL_FROM } });

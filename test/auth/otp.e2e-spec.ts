@@ -2,10 +2,8 @@ import { createUser } from '../support/factories';
 import { TestApp } from '../support/test-app';
 import { DEV_CODE, freshEmail, freshPhone, post, signUp, startAuthApp, verifyContact } from './auth-helpers';
 
-const MISMATCH =
-  'Phone and email do not match one account. Use the same phone and email as at login, or send only one of them.';
-const NO_PENDING =
-  'No pending signup for this phone. Call send-otp first with the same number in international format.';
+const MISMATCH = 'Phone and email do not match one account. Use the same phone and email as at login, or send only one of them.';
+const NO_PENDING = 'No pending signup for this phone. Call send-otp first with the same number in international format.';
 
 async function userRow(t: TestApp, where: string, params: unknown[]): Promise<Record<string, unknown> | undefined> {
   const rows = await t.db.query(`SELECT * FROM users WHERE ${where}`, params);
@@ -55,8 +53,21 @@ describe('send-otp and verify-otp (fixed development code)', () => {
       expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'is_registered', 'refresh_token', 'token_type', 'user']);
       expect(body).toMatchObject({ token_type: 'bearer', expires_in: 900, is_registered: false });
       expect(Object.keys(body.user).sort()).toEqual(
-        ['created_at', 'email', 'first_name', 'id', 'is_active', 'is_blocked', 'is_email_verified', 'is_phone_verified',
-          'is_verified', 'last_name', 'phone', 'profile_picture', 'role'].sort(),
+        [
+          'created_at',
+          'email',
+          'first_name',
+          'id',
+          'is_active',
+          'is_blocked',
+          'is_email_verified',
+          'is_phone_verified',
+          'is_verified',
+          'last_name',
+          'phone',
+          'profile_picture',
+          'role',
+        ].sort(),
       );
       expect(body.user).toMatchObject({ phone, email: null, role: 'passenger', is_verified: true, is_phone_verified: true, is_email_verified: false });
       const row = (await userRow(t, 'phone = $1', [phone]))!;
@@ -83,7 +94,10 @@ describe('send-otp and verify-otp (fixed development code)', () => {
       ['blank both', { phone: '', email: ' ' }],
       ['nulls', { phone: null, email: null }],
     ])('%s: 400 Either email or phone is required (send-otp and verify-otp)', async (_name, body) => {
-      for (const [url, payload] of [['send-otp', body], ['verify-otp', { ...body, otp: '1' }]] as const) {
+      for (const [url, payload] of [
+        ['send-otp', body],
+        ['verify-otp', { ...body, otp: '1' }],
+      ] as const) {
         const res = await post(t, url, payload);
         expect(res.statusCode).toBe(400);
         expect(res.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: 'Either email or phone is required' });
@@ -107,7 +121,10 @@ describe('send-otp and verify-otp (fixed development code)', () => {
     it('phones are stored as + and digits; e-mails trimmed and lower-cased', async () => {
       const digits = freshPhone().slice(1);
       const email = freshEmail();
-      await post(t, 'send-otp', { phone: `${digits.slice(0, 1)} (${digits.slice(1, 4)}) ${digits.slice(4, 7)}-${digits.slice(7)}`, email: `  ${email.toUpperCase()} ` });
+      await post(t, 'send-otp', {
+        phone: `${digits.slice(0, 1)} (${digits.slice(1, 4)}) ${digits.slice(4, 7)}-${digits.slice(7)}`,
+        email: `  ${email.toUpperCase()} `,
+      });
       const row = (await userRow(t, 'phone = $1', [`+${digits}`]))!;
       expect(row.email).toBe(email);
     });
@@ -163,7 +180,10 @@ describe('send-otp and verify-otp (fixed development code)', () => {
 
     it('rule 6: completed account, both supplied, not both matching: 409 with the advice', async () => {
       const a = await createUser(t);
-      for (const payload of [{ phone: a.phone, email: freshEmail() }, { phone: freshPhone(), email: a.email }]) {
+      for (const payload of [
+        { phone: a.phone, email: freshEmail() },
+        { phone: freshPhone(), email: a.email },
+      ]) {
         const res = await post(t, 'send-otp', payload);
         expect(res.statusCode).toBe(409);
         expect(res.json().message).toBe(MISMATCH);

@@ -45,7 +45,14 @@ describe('POST /api/v1/auth/register', () => {
     expect(decodeJwt(signed.access_token).claims.role).toBe('driver');
     expect(await t.db.query(`SELECT status FROM drivers WHERE user_id = $1`, [signed.user.id])).toEqual([{ status: 'pending' }]);
     const me = await t.request({ method: 'GET', url: '/api/v1/auth/me', token: signed.access_token });
-    expect(me.json().driver).toMatchObject({ user_id: signed.user.id, status: 'pending', is_online: false, rating: null, ratings_count: 0, last_location: null });
+    expect(me.json().driver).toMatchObject({
+      user_id: signed.user.id,
+      status: 'pending',
+      is_online: false,
+      rating: null,
+      ratings_count: 0,
+      last_location: null,
+    });
   });
 
   it('a passenger gets no driver record', async () => {
@@ -174,7 +181,11 @@ describe('POST /api/v1/auth/register', () => {
 
     it('not an image by its bytes: 400, and nothing is registered', async () => {
       const verified = await verifyContact(t, { phone: freshPhone() });
-      for (const data of [Buffer.from('GIF89a not allowed').toString('base64'), 'not base64 at all!', `data:image/png;base64,${Buffer.from('hello').toString('base64')}`]) {
+      for (const data of [
+        Buffer.from('GIF89a not allowed').toString('base64'),
+        'not base64 at all!',
+        `data:image/png;base64,${Buffer.from('hello').toString('base64')}`,
+      ]) {
         const res = await post(t, 'register', { role: 'passenger', profile_picture_base64: data }, verified.access_token);
         expect(res.statusCode).toBe(400);
         expect(res.json().message).toBe('profile_picture_base64 must be a base64-encoded PNG, JPEG or WebP image');
@@ -191,7 +202,13 @@ describe('POST /api/v1/auth/register', () => {
     });
 
     it('only generated file names are served: traversal and unknown names get 404', async () => {
-      for (const url of ['/uploads/..%2F..%2Fpackage.json', '/uploads/../package.json', '/uploads/%2e%2e%2fpackage.json', `/uploads/${'0'.repeat(32)}.png`, '/uploads/x.txt']) {
+      for (const url of [
+        '/uploads/..%2F..%2Fpackage.json',
+        '/uploads/../package.json',
+        '/uploads/%2e%2e%2fpackage.json',
+        `/uploads/${'0'.repeat(32)}.png`,
+        '/uploads/x.txt',
+      ]) {
         const res = await t.request({ method: 'GET', url });
         expect(res.statusCode).toBe(404);
       }

@@ -22,10 +22,9 @@ describe('sessions: login, refresh-token, logout, tokens', () => {
       const body = res.json();
       expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'token_type', 'user']);
       expect(body.user).toMatchObject({ id: signed.user.id, email });
-      const [row] = await t.db.query(
-        `SELECT login_count, last_login_at, device_token, otp_verified_at, login_proof_hash FROM users WHERE id = $1`,
-        [signed.user.id],
-      );
+      const [row] = await t.db.query(`SELECT login_count, last_login_at, device_token, otp_verified_at, login_proof_hash FROM users WHERE id = $1`, [
+        signed.user.id,
+      ]);
       expect(row).toMatchObject({ login_count: 1, device_token: 'device-7', otp_verified_at: null, login_proof_hash: null });
       expect(Date.now() - new Date(row.last_login_at).getTime()).toBeLessThan(60_000);
       expect((await me(t, body.access_token)).statusCode).toBe(200);

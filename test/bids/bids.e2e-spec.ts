@@ -10,8 +10,7 @@ describe('bids', () => {
   });
   afterAll(() => t.close());
 
-  const bid = (token: string, rideId: string, payload: object) =>
-    t.request({ method: 'POST', url: `/api/v1/driver/rides/${rideId}/bid`, token, payload });
+  const bid = (token: string, rideId: string, payload: object) => t.request({ method: 'POST', url: `/api/v1/driver/rides/${rideId}/bid`, token, payload });
 
   it('one live bid per driver per ride: bidding again replaces amount and ETA; bid.submitted is published', async () => {
     const passenger = await createUser(t);
@@ -70,7 +69,13 @@ describe('bids', () => {
     expect(busyBid.json().message).toBe('Driver already has a ride in progress');
 
     const driver = await onlineDriver(t);
-    for (const body of [{ amount: 0, eta_minutes: 2 }, { amount: 1.234, eta_minutes: 2 }, { amount: 5 }, { amount: '5', eta_minutes: 1 }, { amount: 5, eta_minutes: -1 }]) {
+    for (const body of [
+      { amount: 0, eta_minutes: 2 },
+      { amount: 1.234, eta_minutes: 2 },
+      { amount: 5 },
+      { amount: '5', eta_minutes: 1 },
+      { amount: 5, eta_minutes: -1 },
+    ]) {
       expect((await bid(driver.accessToken, ride.id, body)).statusCode).toBe(400);
     }
     expect((await bid(driver.accessToken, '00000000-0000-4000-8000-000000000000', { amount: 5, eta_minutes: 1 })).statusCode).toBe(404);
@@ -101,9 +106,10 @@ describe('bids', () => {
     expect(seen).toEqual([expect.objectContaining({ ride_id: r1.id, passenger_id: p1.id, driver_id: winner.id, rejected_driver_ids: [loser.id] })]);
 
     const statuses = Object.fromEntries(
-      (await t.db.query(`SELECT id, status FROM bids WHERE id = ANY($1::uuid[])`, [[wb.id, lb.id, elsewhere.id]])).map(
-        (r: { id: string; status: string }) => [r.id, r.status],
-      ),
+      (await t.db.query(`SELECT id, status FROM bids WHERE id = ANY($1::uuid[])`, [[wb.id, lb.id, elsewhere.id]])).map((r: { id: string; status: string }) => [
+        r.id,
+        r.status,
+      ]),
     );
     expect(statuses).toEqual({ [wb.id]: 'accepted', [lb.id]: 'rejected', [elsewhere.id]: 'withdrawn' });
     expect((await accept(t, p1, r1.id, wb.id)).statusCode).toBe(409);

@@ -27,10 +27,9 @@ describe('crossed accepts', () => {
         codes.set(r.statusCode, (codes.get(r.statusCode) ?? 0) + 1);
         if (r.statusCode !== 200 && r.statusCode !== 409) throw new Error(`round ${n}: ${r.statusCode} ${r.body}`);
       }
-      const rows = await t.db.query(
-        `SELECT driver_id, count(*)::int AS n FROM rides WHERE driver_id = ANY($1) AND status = 'accepted' GROUP BY driver_id`,
-        [[d1.id, d2.id]],
-      );
+      const rows = await t.db.query(`SELECT driver_id, count(*)::int AS n FROM rides WHERE driver_id = ANY($1) AND status = 'accepted' GROUP BY driver_id`, [
+        [d1.id, d2.id],
+      ]);
       expect(rows.every((r: { n: number }) => r.n === 1)).toBe(true);
     };
     // Rounds share no rows, so several run at once: the crossing is within a round, as before.

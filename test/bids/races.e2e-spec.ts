@@ -43,10 +43,9 @@ describe('races', () => {
       const b2 = await placeBid(t, driver, r2.id);
       const results = await Promise.all([accept(t, p1, r1.id, b1.id), accept(t, p2, r2.id, b2.id)]);
       expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
-      const [{ n }] = await t.db.query(
-        `SELECT count(*)::int AS n FROM rides WHERE driver_id = $1 AND status IN ('accepted', 'driver_arrived', 'started')`,
-        [driver.id],
-      );
+      const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM rides WHERE driver_id = $1 AND status IN ('accepted', 'driver_arrived', 'started')`, [
+        driver.id,
+      ]);
       expect(n).toBe(1);
     }
   });

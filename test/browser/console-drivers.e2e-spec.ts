@@ -64,17 +64,15 @@ describe('the console: drivers, their documents and the live map, in headless Ch
     await card.locator('h3', { hasText: `Dana Test (#${driver.id})` }).waitFor();
     const documents = card.locator('.document-list li');
     await documents.nth(1).waitFor();
-    expect(
-      await documents.evaluateAll((items) => items.map((li) => (li as unknown as { dataset: { kind: string } }).dataset.kind)),
-    ).toEqual(['license', 'vehicle_registration']);
+    expect(await documents.evaluateAll((items) => items.map((li) => (li as unknown as { dataset: { kind: string } }).dataset.kind))).toEqual([
+      'license',
+      'vehicle_registration',
+    ]);
     await documents.filter({ hasText: 'Driving licence' }).locator('button', { hasText: 'View' }).click();
     const image = card.locator('img.document-image');
     await image.waitFor();
     // Fetched with the token, decoded by the browser: the licence itself, not a broken image.
-    await page.waitForFunction(
-      (img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete,
-      await image.elementHandle(),
-    );
+    await page.waitForFunction((img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete, await image.elementHandle());
     expect(await image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(420);
     expect(await card.locator('.preview a', { hasText: 'Open in a new tab' }).getAttribute('href')).toMatch(/^blob:/);
     if (process.env.UPDATE_SCREENSHOT === '1') await page.screenshot({ path: join(__dirname, '..', '..', 'docs', 'console.png') });
@@ -102,9 +100,7 @@ describe('the console: drivers, their documents and the live map, in headless Ch
       payload: { is_online: true },
     });
     expect(online.statusCode).toBe(200);
-    const [entry] = await t.db.query(`SELECT actor_id, reason FROM audit_log WHERE target_id = $1 AND action LIKE '%approve%'`, [
-      String(driver.id),
-    ]);
+    const [entry] = await t.db.query(`SELECT actor_id, reason FROM audit_log WHERE target_id = $1 AND action LIKE '%approve%'`, [String(driver.id)]);
     expect(entry).toEqual({ actor_id: ops.id, reason: 'Licence and registration checked' });
   }, 120_000);
 

@@ -32,9 +32,7 @@ describe('the operator console in headless Chromium', () => {
     await signUp(t, { email });
     await signIn(email);
     await page.locator('.sign-in .status.error').waitFor();
-    await expect(page.locator('.sign-in .status').textContent()).resolves.toBe(
-      'This account is not an operator: the console is for operators only.',
-    );
+    await expect(page.locator('.sign-in .status').textContent()).resolves.toBe('This account is not an operator: the console is for operators only.');
     expect(await page.locator('header.top').count()).toBe(0);
   }, 120_000);
 
@@ -71,9 +69,7 @@ describe('the operator console in headless Chromium', () => {
     // A reason under 3 characters is refused by the form itself, before any request.
     await add.locator('input[name=email]').fill(freshEmail());
     await add.locator('input[name=reason]').fill('no');
-    expect(
-      await add.locator('input[name=reason]').evaluate((input) => (input as unknown as { validity: { valid: boolean } }).validity.valid),
-    ).toBe(false);
+    expect(await add.locator('input[name=reason]').evaluate((input) => (input as unknown as { validity: { valid: boolean } }).validity.valid)).toBe(false);
 
     await nav('Audit trail');
     const entry = page.locator('#audit-list tr', { hasText: 'New support hire' });
@@ -141,9 +137,7 @@ describe('the operator console in headless Chromium', () => {
     await adjust.locator('input[name=amount]').fill('7.5');
     await adjust.locator('button[type=submit]').click();
     await card.locator('dl.fields dd', { hasText: '7.50 USD' }).waitFor();
-    const audit = await t.db.query(`SELECT action, reason, actor_id FROM audit_log WHERE target_id = $1 ORDER BY id`, [
-      String(passenger.id),
-    ]);
+    const audit = await t.db.query(`SELECT action, reason, actor_id FROM audit_log WHERE target_id = $1 ORDER BY id`, [String(passenger.id)]);
     expect(audit).toEqual([
       { action: expect.stringMatching(/block/), reason: 'Reported for abuse', actor_id: admin.id },
       { action: expect.stringMatching(/unblock/), reason: 'Appeal accepted', actor_id: admin.id },
@@ -175,11 +169,7 @@ describe('the operator console in headless Chromium', () => {
     await cancel.locator('button[type=submit]').click();
     const history = detail.locator('table.events tbody tr', { hasText: 'cancelled' });
     await history.waitFor();
-    expect((await history.locator('td').allTextContents()).slice(1)).toEqual([
-      'cancelled',
-      `operator ${admin.id}`,
-      'Passenger called support',
-    ]);
+    expect((await history.locator('td').allTextContents()).slice(1)).toEqual(['cancelled', `operator ${admin.id}`, 'Passenger called support']);
     expect(await detail.locator('form[data-action=cancel-ride]').count()).toBe(0);
     expect((await t.db.query(`SELECT status, cancelled_by FROM rides WHERE id = $1`, [rideId]))[0]).toEqual({
       status: 'cancelled',
@@ -193,8 +183,7 @@ describe('the operator console in headless Chromium', () => {
     const ride = await bookRide(t, passenger, { payment_method: 'wallet' });
     const bid = await placeBid(t, driver, ride.id, 10);
     expect((await accept(t, passenger, ride.id, bid.id)).statusCode).toBe(200);
-    for (const status of ['driver_arrived', 'started', 'completed'])
-      expect((await setStatus(t, driver, ride.id, status)).statusCode).toBe(200);
+    for (const status of ['driver_arrived', 'started', 'completed']) expect((await setStatus(t, driver, ride.id, status)).statusCode).toBe(200);
 
     await signIn(admin.email);
     await nav('Rides');
@@ -235,9 +224,7 @@ describe('the operator console in headless Chromium', () => {
     await row.locator('input[name=reason]').fill('Budget spent');
     await row.locator('button[type=submit]').click();
     await page.locator('#promos-list tbody tr', { hasText: code }).filter({ hasText: 'inactive' }).waitFor();
-    expect(await t.db.query(`SELECT discount_value, is_active FROM promo_codes WHERE code = $1`, [code])).toEqual([
-      { discount_value: 10, is_active: false },
-    ]);
+    expect(await t.db.query(`SELECT discount_value, is_active FROM promo_codes WHERE code = $1`, [code])).toEqual([{ discount_value: 10, is_active: false }]);
   }, 120_000);
 
   it('reloading keeps the session and the live socket (for alerts) reconnects; a dead access token is refreshed; signing out ends it', async () => {

@@ -52,9 +52,7 @@ describe('Swagger UI in headless Chromium', () => {
     const editor = op.locator('textarea.body-param__text');
     const prefilled = await editor.inputValue();
     expect(prefilled.trim()).not.toBe('');
-    const body = prefilled
-      .replace(/"phone":\s*"[^"]*"/g, `"phone": "${phone}"`)
-      .replace(/"email":\s*"[^"]*"/g, `"email": "${email}"`);
+    const body = prefilled.replace(/"phone":\s*"[^"]*"/g, `"phone": "${phone}"`).replace(/"email":\s*"[^"]*"/g, `"email": "${email}"`);
     if (body !== prefilled) await editor.fill(body);
     await op.locator('button.execute').click();
     const live = op.locator('.live-responses-table');
@@ -98,7 +96,11 @@ describe('Swagger UI in headless Chromium', () => {
           const code = row.querySelector('td:first-child code')!;
           const range = row.ownerDocument.createRange();
           range.selectNodeContents(code);
-          return { type: code.textContent, lines: range.getClientRects().length, apart: row.children[1]!.getBoundingClientRect().left > code.getBoundingClientRect().right };
+          return {
+            type: code.textContent,
+            lines: range.getClientRects().length,
+            apart: row.children[1]!.getBoundingClientRect().left > code.getBoundingClientRect().right,
+          };
         }),
       );
       expect(cells.map((c) => c.type)).toEqual(LIVE_EVENT_TYPES);

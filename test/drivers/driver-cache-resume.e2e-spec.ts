@@ -15,8 +15,7 @@ describeWithRedisServer('driver record cache after the bus connection dropped', 
   it('a suspension missed while the bus was down counts once it reconnects', async () => {
     const { first, second, stopRedis, restartRedis } = apps();
     const driver = await createUser(first, { role: 'driver' });
-    const nearbyOnSecond = () =>
-      second.request({ method: 'GET', url: '/api/v1/driver/rides/nearby?latitude=48.1&longitude=11.5', token: driver.accessToken });
+    const nearbyOnSecond = () => second.request({ method: 'GET', url: '/api/v1/driver/rides/nearby?latitude=48.1&longitude=11.5', token: driver.accessToken });
     expect((await nearbyOnSecond()).statusCode).toBe(200); // the approved record is now cached on the second instance
 
     await stopRedis();

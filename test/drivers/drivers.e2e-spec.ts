@@ -62,7 +62,12 @@ describe('driver operations', () => {
   it('location heartbeat: validated, kept in memory, written in one batch at flush', async () => {
     const d1 = await onlineDriver(t);
     const d2 = await onlineDriver(t);
-    for (const body of [{ latitude: 91, longitude: 0 }, { latitude: 0 }, { latitude: 0, longitude: 0, heading: 400 }, { latitude: 0, longitude: 0, speed: -1 }]) {
+    for (const body of [
+      { latitude: 91, longitude: 0 },
+      { latitude: 0 },
+      { latitude: 0, longitude: 0, heading: 400 },
+      { latitude: 0, longitude: 0, speed: -1 },
+    ]) {
       expect((await call(d1.accessToken, 'PUT', '/driver/location', body)).statusCode).toBe(400);
     }
     const ok = await call(d1.accessToken, 'PUT', '/driver/location', { latitude: 1.5, longitude: 2.5, heading: 10, speed: 3, accuracy: 4 });
@@ -90,7 +95,10 @@ describe('driver operations', () => {
     await call(idle.accessToken, 'PUT', '/driver/location', { latitude: 52.5, longitude: 13.4 });
     // Each heartbeat looks up its driver's ride after answering, then announces (or not) in the same turn.
     const rides = t.get(RidesService);
-    await waitFor('both ride lookups done', () => rides.peekAssignedRideOfDriver(driver.id) !== undefined && rides.peekAssignedRideOfDriver(idle.id) !== undefined);
+    await waitFor(
+      'both ride lookups done',
+      () => rides.peekAssignedRideOfDriver(driver.id) !== undefined && rides.peekAssignedRideOfDriver(idle.id) !== undefined,
+    );
     off();
     expect(seen).toEqual([
       {

@@ -24,10 +24,7 @@ describe('driver location flush at fleet scale', () => {
        RETURNING id`,
     );
     ids = users.map((u) => u.id).sort((a, b) => a - b);
-    await first.db.query(
-      `INSERT INTO drivers (user_id, status, vehicle_category_id) SELECT id, 'approved', 1 FROM unnest($1::int[]) id`,
-      [ids],
-    );
+    await first.db.query(`INSERT INTO drivers (user_id, status, vehicle_category_id) SELECT id, 'approved', 1 FROM unnest($1::int[]) id`, [ids]);
   }, 120_000);
   afterAll(async () => {
     await second?.close();
@@ -56,7 +53,10 @@ describe('driver location flush at fleet scale', () => {
     // The first instance hears drivers 0..7999, the second 4000..11999 a moment later (newer pings win).
     const a = first.get(DriverLocationsService);
     const b = second.get(DriverLocationsService);
-    ids.slice(0, 8000).reverse().forEach((id) => void a.record(id, { latitude: 30, longitude: 20 }));
+    ids
+      .slice(0, 8000)
+      .reverse()
+      .forEach((id) => void a.record(id, { latitude: 30, longitude: 20 }));
     const stamped = Date.now();
     await waitFor("the clock past the first instance's pings", () => Date.now() > stamped);
     ids.slice(4000).forEach((id) => void b.record(id, { latitude: 40, longitude: 20 }));

@@ -17,8 +17,10 @@ describe('DriversService.findOnlineDriverIdsNear and countAvailableDriversNear',
   afterAll(() => t.close());
 
   const drivers = () => t.get(DriversService);
-  const near = (lat: number, lng: number, category = 1, radiusKm = 5) => drivers().findOnlineDriverIdsNear(category, { latitude: lat, longitude: lng }, radiusKm);
-  const available = (lat: number, lng: number, category = 1, radiusKm = 5) => drivers().countAvailableDriversNear({ latitude: lat, longitude: lng }, radiusKm, category);
+  const near = (lat: number, lng: number, category = 1, radiusKm = 5) =>
+    drivers().findOnlineDriverIdsNear(category, { latitude: lat, longitude: lng }, radiusKm);
+  const available = (lat: number, lng: number, category = 1, radiusKm = 5) =>
+    drivers().countAvailableDriversNear({ latitude: lat, longitude: lng }, radiusKm, category);
 
   async function place(user: TestUser, lat: number, lng: number, online = true): Promise<void> {
     if (online) await drivers().setOnline(user.id, true);
@@ -94,17 +96,19 @@ describe('DriversService.findOnlineDriverIdsNear and countAvailableDriversNear',
 
   it('counts a position flushed to the table (another instance, or before a restart) once reloaded, and a hand-edited row then', async () => {
     const tableOnly = await createUser(t, { role: 'driver' });
-    await t.db.query(
-      `UPDATE drivers SET is_online = true, last_latitude = 40.1, last_longitude = -3.7, last_location_at = now() WHERE user_id = $1`,
-      [tableOnly.id],
-    );
+    await t.db.query(`UPDATE drivers SET is_online = true, last_latitude = 40.1, last_longitude = -3.7, last_location_at = now() WHERE user_id = $1`, [
+      tableOnly.id,
+    ]);
     expect(near(40.1, -3.7)).toEqual([]);
     await t.get(DriverMatchingService).reload();
     expect(near(40.1, -3.7)).toEqual([tableOnly.id]);
     // A stale flushed position does not count.
     await t.db.query(`UPDATE drivers SET last_location_at = now() - interval '2 minutes' WHERE user_id = $1`, [tableOnly.id]);
     const stale = await createUser(t, { role: 'driver' });
-    await t.db.query(`UPDATE drivers SET is_online = true, last_latitude = 40.2, last_longitude = -3.7, last_location_at = now() - interval '2 minutes' WHERE user_id = $1`, [stale.id]);
+    await t.db.query(
+      `UPDATE drivers SET is_online = true, last_latitude = 40.2, last_longitude = -3.7, last_location_at = now() - interval '2 minutes' WHERE user_id = $1`,
+      [stale.id],
+    );
     await t.db.query(`UPDATE drivers SET is_online = false WHERE user_id = $1`, [tableOnly.id]);
     await t.get(DriverMatchingService).reload();
     expect(near(40.15, -3.7)).toEqual([]);

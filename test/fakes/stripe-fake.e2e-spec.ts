@@ -37,7 +37,10 @@ describe('the Stripe fake', () => {
   });
 
   it('reads form encoding with brackets and refuses JSON bodies and POSTs without an Idempotency-Key', async () => {
-    await stripe.accounts.create({ type: 'express', country: 'US', capabilities: { transfers: { requested: true } }, metadata: { driver_id: '9' } }, key('acct'));
+    await stripe.accounts.create(
+      { type: 'express', country: 'US', capabilities: { transfers: { requested: true } }, metadata: { driver_id: '9' } },
+      key('acct'),
+    );
     const last = fake.posts().at(-1)!;
     expect(last.raw).toContain('capabilities[transfers][requested]=true');
     expect(last.body).toMatchObject({ capabilities: { transfers: { requested: 'true' } }, metadata: { driver_id: '9' } });
@@ -69,10 +72,22 @@ describe('the Stripe fake', () => {
 
   it('holds, captures at most the amount and refuses to cancel a captured intent', async () => {
     const { customer, pm } = await customerWithCard();
-    const params = { amount: 1200, currency: 'usd', customer, payment_method: pm, capture_method: 'manual' as const, confirm: true, off_session: true, metadata: { ride_id: 'r1' } };
+    const params = {
+      amount: 1200,
+      currency: 'usd',
+      customer,
+      payment_method: pm,
+      capture_method: 'manual' as const,
+      confirm: true,
+      off_session: true,
+      metadata: { ride_id: 'r1' },
+    };
     const hold = await stripe.paymentIntents.create(params, key('hold'));
     expect(hold).toMatchObject({ status: 'requires_capture', amount_capturable: 1200 });
-    await expect(stripe.paymentIntents.capture(hold.id, { amount_to_capture: 1300 }, key('cap'))).rejects.toMatchObject({ statusCode: 400, code: 'amount_too_large' });
+    await expect(stripe.paymentIntents.capture(hold.id, { amount_to_capture: 1300 }, key('cap'))).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'amount_too_large',
+    });
     const captured = await stripe.paymentIntents.capture(hold.id, { amount_to_capture: 1000 }, key('cap'));
     expect(captured).toMatchObject({ status: 'succeeded', amount_received: 1000 });
     await expect(stripe.paymentIntents.cancel(hold.id, {}, key('cancel'))).rejects.toMatchObject({ code: 'payment_intent_unexpected_state' });
@@ -84,11 +99,16 @@ describe('the Stripe fake', () => {
   it('checks amounts and currencies, and a card that is not the customer’s', async () => {
     const { customer, pm } = await customerWithCard();
     const base = { customer, payment_method: pm, confirm: true, off_session: true };
-    await expect(stripe.paymentIntents.create({ ...base, amount: 12.5, currency: 'usd' }, key('h'))).rejects.toMatchObject({ statusCode: 400, param: 'amount' });
+    await expect(stripe.paymentIntents.create({ ...base, amount: 12.5, currency: 'usd' }, key('h'))).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'amount',
+    });
     await expect(stripe.paymentIntents.create({ ...base, amount: 0, currency: 'usd' }, key('h'))).rejects.toMatchObject({ statusCode: 400 });
     await expect(stripe.paymentIntents.create({ ...base, amount: 500, currency: 'USD' }, key('h'))).rejects.toMatchObject({ param: 'currency' });
     const other = await customerWithCard();
-    await expect(stripe.paymentIntents.create({ ...base, payment_method: other.pm, amount: 500, currency: 'usd' }, key('h'))).rejects.toMatchObject({ param: 'payment_method' });
+    await expect(stripe.paymentIntents.create({ ...base, payment_method: other.pm, amount: 500, currency: 'usd' }, key('h'))).rejects.toMatchObject({
+      param: 'payment_method',
+    });
   });
 
   it.each([
@@ -100,7 +120,7 @@ describe('the Stripe fake', () => {
     const params = { amount: 900, currency: 'usd', customer, payment_method: pm, capture_method: 'manual' as const, confirm: true, off_session: true };
     const error = await stripe.paymentIntents.create(params, { idempotencyKey: `decline:${card}` }).catch((e: unknown) => e);
     expect(error).toMatchObject({ type: 'StripeCardError', statusCode: 402, code: 'card_declined', decline_code: declineCode });
-    const intentId = ((error as { raw: { payment_intent: { id: string } } }).raw.payment_intent.id);
+    const intentId = (error as { raw: { payment_intent: { id: string } } }).raw.payment_intent.id;
     expect(fake.objects.payment_intent.get(intentId)!.status).toBe('requires_payment_method');
     await expect(stripe.paymentIntents.create(params, { idempotencyKey: `decline:${card}` })).rejects.toMatchObject({ statusCode: 402 });
     expect(fake.requests.at(-1)!.replayed).toBe(true);
@@ -111,11 +131,17 @@ describe('the Stripe fake', () => {
     const second = fake.attachTestCard(customer, 'pm_card_mastercard');
     const list = await stripe.customers.listPaymentMethods(customer, { type: 'card' });
     expect(list.data.map((c) => c.id)).toEqual([second.id, pm]);
-    const paid = await stripe.paymentIntents.create({ amount: 2000, currency: 'usd', customer, payment_method: pm, confirm: true, off_session: true }, key('tip'));
+    const paid = await stripe.paymentIntents.create(
+      { amount: 2000, currency: 'usd', customer, payment_method: pm, confirm: true, off_session: true },
+      key('tip'),
+    );
     expect(paid.status).toBe('succeeded');
     const refund = await stripe.refunds.create({ payment_intent: paid.id, amount: 1500, metadata: { ride_id: 'r' } }, key('refund'));
     expect(refund).toMatchObject({ amount: 1500, status: 'succeeded', payment_intent: paid.id });
-    await expect(stripe.refunds.create({ payment_intent: paid.id, amount: 600 }, key('refund'))).rejects.toMatchObject({ statusCode: 400, code: 'amount_too_large' });
+    await expect(stripe.refunds.create({ payment_intent: paid.id, amount: 600 }, key('refund'))).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'amount_too_large',
+    });
     await stripe.paymentMethods.detach(second.id, {}, key('detach'));
     expect((await stripe.customers.listPaymentMethods(customer, { type: 'card' })).data.map((c) => c.id)).toEqual([pm]);
     await expect(stripe.paymentMethods.detach(second.id, {}, key('detach'))).rejects.toMatchObject({ statusCode: 400 });
@@ -123,9 +149,14 @@ describe('the Stripe fake', () => {
 
   it('transfers only to an onboarded account, and refuses the next transfer on request', async () => {
     const account = await stripe.accounts.create({ type: 'express', country: 'US', capabilities: { transfers: { requested: true } } }, key('acct'));
-    const link = await stripe.accountLinks.create({ account: account.id, type: 'account_onboarding', refresh_url: 'https://x.test/r', return_url: 'https://x.test/d' }, key('link'));
+    const link = await stripe.accountLinks.create(
+      { account: account.id, type: 'account_onboarding', refresh_url: 'https://x.test/r', return_url: 'https://x.test/d' },
+      key('link'),
+    );
     expect(link.url).toMatch(/^http/);
-    await expect(stripe.accountLinks.create({ account: account.id, type: 'account_onboarding', refresh_url: '/r', return_url: '/d' }, key('link'))).rejects.toMatchObject({ statusCode: 400 });
+    await expect(
+      stripe.accountLinks.create({ account: account.id, type: 'account_onboarding', refresh_url: '/r', return_url: '/d' }, key('link')),
+    ).rejects.toMatchObject({ statusCode: 400 });
     const transfer = { amount: 1500, currency: 'usd', destination: account.id, metadata: { payout_id: 'p' } };
     await expect(stripe.transfers.create(transfer, key('payout'))).rejects.toMatchObject({ param: 'destination' });
     expect(fake.completeOnboarding(account.id)).toMatchObject({ payouts_enabled: true });

@@ -34,7 +34,17 @@ const TEST_CARDS = {
   pm_card_visa_chargeDeclined: { brand: 'visa', last4: '0002', decline: 'generic_decline' },
   pm_card_chargeDeclinedInsufficientFunds: { brand: 'visa', last4: '9995', decline: 'insufficient_funds' },
 };
-const PREFIX = { customer: 'cus', setup_intent: 'seti', payment_method: 'pm', payment_intent: 'pi', charge: 'ch', refund: 're', account: 'acct', transfer: 'tr', event: 'evt' };
+const PREFIX = {
+  customer: 'cus',
+  setup_intent: 'seti',
+  payment_method: 'pm',
+  payment_intent: 'pi',
+  charge: 'ch',
+  refund: 're',
+  account: 'acct',
+  transfer: 'tr',
+  event: 'evt',
+};
 const CANCELABLE = ['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_action', 'processing'];
 
 const id = (kind) => `${PREFIX[kind]}_${randomBytes(12).toString('hex')}`;
@@ -50,7 +60,8 @@ class StripeApiError extends Error {
   }
 }
 const invalid = (message, param, code) => new StripeApiError(400, { type: 'invalid_request_error', message, param, code });
-const missing = (kind, value) => new StripeApiError(404, { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${kind}: '${value}'`, param: 'id' });
+const missing = (kind, value) =>
+  new StripeApiError(404, { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${kind}: '${value}'`, param: 'id' });
 
 /** Stripe's form encoding: `a[b][c]=v` → {a: {b: {c: 'v'}}}, `a[]=v` / `a[0]=v` → {a: ['v']}. */
 function parseForm(raw) {
@@ -81,7 +92,8 @@ function amountOf(value, param = 'amount', currency = 'usd') {
 }
 
 function currencyOf(value) {
-  if (typeof value !== 'string' || !/^[a-z]{3}$/.test(value)) throw invalid(`Invalid currency: ${value}. Stripe currencies are three-letter ISO codes in lowercase.`, 'currency');
+  if (typeof value !== 'string' || !/^[a-z]{3}$/.test(value))
+    throw invalid(`Invalid currency: ${value}. Stripe currencies are three-letter ISO codes in lowercase.`, 'currency');
   return value;
 }
 
@@ -97,7 +109,16 @@ function signatureHeader(payload, secret, timestamp = now()) {
 async function startStripeFake(options = {}) {
   const secretKey = options.secretKey ?? `sk_test_${randomBytes(16).toString('hex')}`;
   const webhookSecret = options.webhookSecret ?? `whsec_${randomBytes(16).toString('hex')}`;
-  const db = { customer: new Map(), setup_intent: new Map(), payment_method: new Map(), payment_intent: new Map(), charge: new Map(), refund: new Map(), account: new Map(), transfer: new Map() };
+  const db = {
+    customer: new Map(),
+    setup_intent: new Map(),
+    payment_method: new Map(),
+    payment_intent: new Map(),
+    charge: new Map(),
+    refund: new Map(),
+    account: new Map(),
+    transfer: new Map(),
+  };
   const idempotency = new Map();
   const sockets = new Set();
   let refuseTransfers = 0;
@@ -137,12 +158,29 @@ async function startStripeFake(options = {}) {
       return { ...db.charge.get(intent.latest_charge) };
     },
     signatureHeader: (payload, secret = webhookSecret, timestamp) => signatureHeader(payload, secret, timestamp),
-    event: (type, object, eventId = id('event')) => ({ id: eventId, object: 'event', api_version: '2026-10-28.endive', created: now(), livemode: false, pending_webhooks: 1, type, data: { object } }),
+    event: (type, object, eventId = id('event')) => ({
+      id: eventId,
+      object: 'event',
+      api_version: '2026-10-28.endive',
+      created: now(),
+      livemode: false,
+      pending_webhooks: 1,
+      type,
+      data: { object },
+    }),
     /** Posts an event to `url` signed with the webhook secret (or `sign.secret`, `sign.timestamp`); answers its status and body. */
     async sendWebhook(url, event, sign = {}) {
       const payload = JSON.stringify(event);
       const header = sign.header ?? signatureHeader(payload, sign.secret ?? webhookSecret, sign.timestamp ?? now());
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': header, 'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)' }, body: payload });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'stripe-signature': header,
+          'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+        },
+        body: payload,
+      });
       return { status: res.status, body: await res.text() };
     },
     close: async () => {
@@ -154,7 +192,17 @@ async function startStripeFake(options = {}) {
   function newPaymentMethod(testCard, customerId) {
     const card = TEST_CARDS[testCard];
     if (!card) throw invalid(`No such PaymentMethod: '${testCard}'`, 'payment_method', 'resource_missing');
-    const pm = { id: id('payment_method'), object: 'payment_method', type: 'card', created: now(), customer: customerId ?? null, livemode: false, metadata: {}, card: { brand: card.brand, last4: card.last4, exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, funding: 'credit', country: 'US' }, _decline: card.decline };
+    const pm = {
+      id: id('payment_method'),
+      object: 'payment_method',
+      type: 'card',
+      created: now(),
+      customer: customerId ?? null,
+      livemode: false,
+      metadata: {},
+      card: { brand: card.brand, last4: card.last4, exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, funding: 'credit', country: 'US' },
+      _decline: card.decline,
+    };
     db.payment_method.set(pm.id, pm);
     return pm;
   }
@@ -174,22 +222,70 @@ async function startStripeFake(options = {}) {
     let pm = null;
     if (p.payment_method !== undefined) {
       pm = TEST_CARDS[p.payment_method] ? newPaymentMethod(p.payment_method, customer) : get('payment_method', p.payment_method, 'PaymentMethod');
-      if (customer && pm.customer !== customer) throw invalid(`The provided PaymentMethod ${pm.id} does not belong to the Customer ${customer}.`, 'payment_method');
+      if (customer && pm.customer !== customer)
+        throw invalid(`The provided PaymentMethod ${pm.id} does not belong to the Customer ${customer}.`, 'payment_method');
     }
     if (truthy(p.off_session) && !truthy(p.confirm)) throw invalid('off_session can only be used with confirm=true', 'off_session');
-    const intent = { id: id('payment_intent'), object: 'payment_intent', amount, currency, customer, payment_method: pm && pm.id, capture_method: p.capture_method ?? 'automatic_async', amount_capturable: 0, amount_received: 0, status: 'requires_confirmation', latest_charge: null, metadata: metadataOf(p.metadata), created: now(), livemode: false };
+    const intent = {
+      id: id('payment_intent'),
+      object: 'payment_intent',
+      amount,
+      currency,
+      customer,
+      payment_method: pm && pm.id,
+      capture_method: p.capture_method ?? 'automatic_async',
+      amount_capturable: 0,
+      amount_received: 0,
+      status: 'requires_confirmation',
+      latest_charge: null,
+      metadata: metadataOf(p.metadata),
+      created: now(),
+      livemode: false,
+    };
     intent.client_secret = `${intent.id}_secret_${randomBytes(8).toString('hex')}`;
     db.payment_intent.set(intent.id, intent);
     if (!truthy(p.confirm)) return intent;
-    if (!pm) throw invalid('You cannot confirm this PaymentIntent because it is missing a payment method.', 'payment_method', 'payment_intent_unexpected_state');
-    const charge = { id: id('charge'), object: 'charge', amount, currency, payment_intent: intent.id, payment_method: pm.id, amount_captured: 0, amount_refunded: 0, refunded: false, captured: false, paid: false, status: 'pending', refunds: { object: 'list', data: [], has_more: false }, metadata: intent.metadata, created: now() };
+    if (!pm)
+      throw invalid('You cannot confirm this PaymentIntent because it is missing a payment method.', 'payment_method', 'payment_intent_unexpected_state');
+    const charge = {
+      id: id('charge'),
+      object: 'charge',
+      amount,
+      currency,
+      payment_intent: intent.id,
+      payment_method: pm.id,
+      amount_captured: 0,
+      amount_refunded: 0,
+      refunded: false,
+      captured: false,
+      paid: false,
+      status: 'pending',
+      refunds: { object: 'list', data: [], has_more: false },
+      metadata: intent.metadata,
+      created: now(),
+    };
     db.charge.set(charge.id, charge);
     intent.latest_charge = charge.id;
     if (pm._decline) {
       Object.assign(charge, { status: 'failed', failure_code: 'card_declined' });
-      Object.assign(intent, { status: 'requires_payment_method', last_payment_error: { type: 'card_error', code: 'card_declined', decline_code: pm._decline } });
+      Object.assign(intent, {
+        status: 'requires_payment_method',
+        last_payment_error: { type: 'card_error', code: 'card_declined', decline_code: pm._decline },
+      });
       const message = pm._decline === 'insufficient_funds' ? 'Your card has insufficient funds.' : 'Your card was declined.';
-      throw new StripeApiError(402, { type: 'card_error', code: 'card_declined', decline_code: pm._decline, message, charge: charge.id, payment_intent: pub(intent), payment_method: pub(pm) }, true);
+      throw new StripeApiError(
+        402,
+        {
+          type: 'card_error',
+          code: 'card_declined',
+          decline_code: pm._decline,
+          message,
+          charge: charge.id,
+          payment_intent: pub(intent),
+          payment_method: pub(pm),
+        },
+        true,
+      );
     }
     charge.paid = true;
     charge.status = 'succeeded';
@@ -202,29 +298,60 @@ async function startStripeFake(options = {}) {
   }
 
   function capturePaymentIntent(intent, p) {
-    if (intent.status !== 'requires_capture') throw invalid(`This PaymentIntent could not be captured because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be captured: requires_capture.`, undefined, 'payment_intent_unexpected_state');
+    if (intent.status !== 'requires_capture')
+      throw invalid(
+        `This PaymentIntent could not be captured because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be captured: requires_capture.`,
+        undefined,
+        'payment_intent_unexpected_state',
+      );
     const amount = p.amount_to_capture === undefined ? intent.amount_capturable : amountOf(p.amount_to_capture, 'amount_to_capture');
-    if (amount > intent.amount_capturable) throw invalid(`The amount_to_capture (${amount}) is greater than the amount_capturable (${intent.amount_capturable}).`, 'amount_to_capture', 'amount_too_large');
+    if (amount > intent.amount_capturable)
+      throw invalid(
+        `The amount_to_capture (${amount}) is greater than the amount_capturable (${intent.amount_capturable}).`,
+        'amount_to_capture',
+        'amount_too_large',
+      );
     Object.assign(intent, { status: 'succeeded', amount_received: amount, amount_capturable: 0 });
     Object.assign(db.charge.get(intent.latest_charge), { captured: true, amount_captured: amount });
     return intent;
   }
 
   function cancelPaymentIntent(intent) {
-    if (!CANCELABLE.includes(intent.status)) throw invalid(`You cannot cancel this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be canceled: ${CANCELABLE.join(', ')}.`, undefined, 'payment_intent_unexpected_state');
+    if (!CANCELABLE.includes(intent.status))
+      throw invalid(
+        `You cannot cancel this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be canceled: ${CANCELABLE.join(', ')}.`,
+        undefined,
+        'payment_intent_unexpected_state',
+      );
     Object.assign(intent, { status: 'canceled', amount_capturable: 0, canceled_at: now(), cancellation_reason: 'requested_by_customer' });
     return intent;
   }
 
   function createRefund(p) {
     const intent = get('payment_intent', p.payment_intent, 'payment_intent');
-    if (intent.status !== 'succeeded') throw invalid(`This PaymentIntent (${intent.id}) does not have a successful charge to refund.`, 'payment_intent', 'charge_not_refundable');
+    if (intent.status !== 'succeeded')
+      throw invalid(`This PaymentIntent (${intent.id}) does not have a successful charge to refund.`, 'payment_intent', 'charge_not_refundable');
     const charge = db.charge.get(intent.latest_charge);
     const left = charge.amount_captured - charge.amount_refunded;
     if (left === 0) throw invalid(`Charge ${charge.id} has already been refunded.`, undefined, 'charge_already_refunded');
     const amount = p.amount === undefined ? left : amountOf(p.amount, 'refund_amount');
-    if (amount > left) throw invalid(`Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`, 'amount', 'amount_too_large');
-    const refund = { id: id('refund'), object: 'refund', amount, currency: intent.currency, charge: charge.id, payment_intent: intent.id, status: 'succeeded', metadata: metadataOf(p.metadata), created: now() };
+    if (amount > left)
+      throw invalid(
+        `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`,
+        'amount',
+        'amount_too_large',
+      );
+    const refund = {
+      id: id('refund'),
+      object: 'refund',
+      amount,
+      currency: intent.currency,
+      charge: charge.id,
+      payment_intent: intent.id,
+      status: 'succeeded',
+      metadata: metadataOf(p.metadata),
+      created: now(),
+    };
     db.refund.set(refund.id, refund);
     charge.amount_refunded += amount;
     charge.refunded = charge.amount_refunded === charge.amount_captured;
@@ -237,7 +364,18 @@ async function startStripeFake(options = {}) {
     if (typeof p.country !== 'string' || !/^[A-Z]{2}$/.test(p.country)) throw invalid(`Country '${p.country}' is unknown.`, 'country');
     const requested = p.capabilities?.transfers?.requested;
     if (requested !== undefined && requested !== 'true' && requested !== 'false') throw invalid('Invalid boolean', 'capabilities[transfers][requested]');
-    const account = { id: id('account'), object: 'account', type: 'express', country: p.country, capabilities: { transfers: requested === 'true' ? 'inactive' : undefined }, payouts_enabled: false, charges_enabled: false, details_submitted: false, metadata: metadataOf(p.metadata), created: now() };
+    const account = {
+      id: id('account'),
+      object: 'account',
+      type: 'express',
+      country: p.country,
+      capabilities: { transfers: requested === 'true' ? 'inactive' : undefined },
+      payouts_enabled: false,
+      charges_enabled: false,
+      details_submitted: false,
+      metadata: metadataOf(p.metadata),
+      created: now(),
+    };
     db.account.set(account.id, account);
     return account;
   }
@@ -246,12 +384,34 @@ async function startStripeFake(options = {}) {
     const currency = currencyOf(p.currency);
     const amount = amountOf(p.amount, 'transfer_amount', currency);
     const account = get('account', p.destination, 'destination account');
-    if (account.capabilities.transfers !== 'active') throw invalid('Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments', 'destination');
+    if (account.capabilities.transfers !== 'active')
+      throw invalid(
+        'Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments',
+        'destination',
+      );
     if (refuseTransfers > 0) {
       refuseTransfers -= 1;
-      throw new StripeApiError(400, { type: 'invalid_request_error', code: 'balance_insufficient', message: 'You have insufficient available funds in your Stripe account. Try adding funds directly to your available balance by creating Charges using the 4000000000000077 test card.' }, true);
+      throw new StripeApiError(
+        400,
+        {
+          type: 'invalid_request_error',
+          code: 'balance_insufficient',
+          message:
+            'You have insufficient available funds in your Stripe account. Try adding funds directly to your available balance by creating Charges using the 4000000000000077 test card.',
+        },
+        true,
+      );
     }
-    const transfer = { id: id('transfer'), object: 'transfer', amount, currency, destination: account.id, metadata: metadataOf(p.metadata), reversed: false, created: now() };
+    const transfer = {
+      id: id('transfer'),
+      object: 'transfer',
+      amount,
+      currency,
+      destination: account.id,
+      metadata: metadataOf(p.metadata),
+      reversed: false,
+      created: now(),
+    };
     db.transfer.set(transfer.id, transfer);
     return transfer;
   }
@@ -274,7 +434,16 @@ async function startStripeFake(options = {}) {
     if (method === 'POST' && path === '/v1/setup_intents') {
       if (p.customer !== undefined) get('customer', p.customer);
       if (p.usage !== undefined && !['on_session', 'off_session'].includes(p.usage)) throw invalid('Invalid usage', 'usage');
-      const intent = { id: id('setup_intent'), object: 'setup_intent', customer: p.customer ?? null, usage: p.usage ?? 'off_session', status: 'requires_payment_method', payment_method: null, created: now(), livemode: false };
+      const intent = {
+        id: id('setup_intent'),
+        object: 'setup_intent',
+        customer: p.customer ?? null,
+        usage: p.usage ?? 'off_session',
+        status: 'requires_payment_method',
+        payment_method: null,
+        created: now(),
+        livemode: false,
+      };
       intent.client_secret = `${intent.id}_secret_${randomBytes(8).toString('hex')}`;
       db.setup_intent.set(intent.id, intent);
       return intent;
@@ -282,18 +451,26 @@ async function startStripeFake(options = {}) {
     if (method === 'POST' && (m = /^\/v1\/payment_methods\/([^/]+)\/(attach|detach)$/.exec(path))) {
       const pm = get('payment_method', m[1], 'PaymentMethod');
       if (m[2] === 'attach') {
-        if (pm.customer) throw invalid('The payment method you provided has already been attached to a customer.', undefined, 'payment_method_unexpected_state');
+        if (pm.customer)
+          throw invalid('The payment method you provided has already been attached to a customer.', undefined, 'payment_method_unexpected_state');
         pm.customer = get('customer', p.customer).id;
       } else {
-        if (!pm.customer) throw invalid(`The payment method you provided is not attached to a customer so detachment is impossible.`, undefined, 'payment_method_unexpected_state');
+        if (!pm.customer)
+          throw invalid(
+            `The payment method you provided is not attached to a customer so detachment is impossible.`,
+            undefined,
+            'payment_method_unexpected_state',
+          );
         pm.customer = null;
       }
       return pm;
     }
     if (method === 'POST' && path === '/v1/payment_intents') return createPaymentIntent(p);
     if (method === 'GET' && (m = /^\/v1\/payment_intents\/([^/]+)$/.exec(path))) return get('payment_intent', m[1], 'payment_intent');
-    if (method === 'POST' && (m = /^\/v1\/payment_intents\/([^/]+)\/capture$/.exec(path))) return capturePaymentIntent(get('payment_intent', m[1], 'payment_intent'), p);
-    if (method === 'POST' && (m = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path))) return cancelPaymentIntent(get('payment_intent', m[1], 'payment_intent'));
+    if (method === 'POST' && (m = /^\/v1\/payment_intents\/([^/]+)\/capture$/.exec(path)))
+      return capturePaymentIntent(get('payment_intent', m[1], 'payment_intent'), p);
+    if (method === 'POST' && (m = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path)))
+      return cancelPaymentIntent(get('payment_intent', m[1], 'payment_intent'));
     if (method === 'POST' && path === '/v1/refunds') return createRefund(p);
     if (method === 'POST' && path === '/v1/accounts') return createAccount(p);
     if (method === 'GET' && (m = /^\/v1\/accounts\/([^/]+)$/.exec(path))) return get('account', m[1], 'account');
@@ -302,7 +479,12 @@ async function startStripeFake(options = {}) {
       if (p.type !== 'account_onboarding' && p.type !== 'account_update') throw invalid('Invalid type', 'type');
       if (!absoluteUrl(p.refresh_url)) throw invalid('Not a valid URL', 'refresh_url', 'url_invalid');
       if (!absoluteUrl(p.return_url)) throw invalid('Not a valid URL', 'return_url', 'url_invalid');
-      return { object: 'account_link', created: now(), expires_at: now() + 300, url: `${fake.url}/express/onboarding/${account.id}/${randomBytes(8).toString('hex')}` };
+      return {
+        object: 'account_link',
+        created: now(),
+        expires_at: now() + 300,
+        url: `${fake.url}/express/onboarding/${account.id}/${randomBytes(8).toString('hex')}`,
+      };
     }
     if (method === 'POST' && path === '/v1/transfers') return createTransfer(p);
     throw new StripeApiError(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` });
@@ -315,38 +497,79 @@ async function startStripeFake(options = {}) {
   function handle(req, res, raw) {
     const url = new URL(req.url ?? '/', 'http://stripe.test');
     const key = req.headers['idempotency-key'];
-    const entry = { method: req.method, path: url.pathname, idempotencyKey: typeof key === 'string' ? key : undefined, body: {}, raw, status: 0, replayed: false };
+    const entry = {
+      method: req.method,
+      path: url.pathname,
+      idempotencyKey: typeof key === 'string' ? key : undefined,
+      body: {},
+      raw,
+      status: 0,
+      replayed: false,
+    };
     fake.requests.push(entry);
     const auth = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
     if (!auth || auth[1] !== secretKey) {
       entry.status = 401;
       const shown = auth ? `${auth[1].slice(0, 8)}${'*'.repeat(Math.max(0, auth[1].length - 12))}${auth[1].slice(-4)}` : '';
-      return answer(res, 401, { error: { type: 'invalid_request_error', message: auth ? `Invalid API Key provided: ${shown}` : "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY')." } }, { 'www-authenticate': 'Bearer realm="Stripe"' });
+      return answer(
+        res,
+        401,
+        {
+          error: {
+            type: 'invalid_request_error',
+            message: auth
+              ? `Invalid API Key provided: ${shown}`
+              : "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').",
+          },
+        },
+        { 'www-authenticate': 'Bearer realm="Stripe"' },
+      );
     }
     const scripted = fake.outage ?? fake.script.shift();
     if (scripted === 'hang') return;
     if (typeof scripted === 'number') {
       entry.status = scripted;
       const type = scripted === 429 ? 'invalid_request_error' : 'api_error';
-      return answer(res, scripted, { error: { type, code: scripted === 429 ? 'rate_limit' : undefined, message: scripted === 429 ? 'Too many requests hit the API too quickly.' : 'An unknown error occurred' } });
+      return answer(res, scripted, {
+        error: {
+          type,
+          code: scripted === 429 ? 'rate_limit' : undefined,
+          message: scripted === 429 ? 'Too many requests hit the API too quickly.' : 'An unknown error occurred',
+        },
+      });
     }
     if (req.method === 'POST') {
       const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim();
       if (raw !== '' && contentType !== 'application/x-www-form-urlencoded') {
         entry.status = 400;
-        return answer(res, 400, { error: { type: 'invalid_request_error', message: `Invalid request: unsupported Content-Type ${contentType}. If error persists and you need assistance, please contact support@stripe.com.` } });
+        return answer(res, 400, {
+          error: {
+            type: 'invalid_request_error',
+            message: `Invalid request: unsupported Content-Type ${contentType}. If error persists and you need assistance, please contact support@stripe.com.`,
+          },
+        });
       }
       entry.body = parseForm(raw);
       if (entry.idempotencyKey === undefined) {
         entry.status = 400;
-        return answer(res, 400, { error: { type: 'invalid_request_error', message: 'This Stripe fake refuses a POST without an Idempotency-Key (the service promises one on every POST).' } });
+        return answer(res, 400, {
+          error: {
+            type: 'invalid_request_error',
+            message: 'This Stripe fake refuses a POST without an Idempotency-Key (the service promises one on every POST).',
+          },
+        });
       }
       const scope = `${entry.idempotencyKey}`;
       const saved = idempotency.get(scope);
       if (saved) {
         if (saved.path !== url.pathname || saved.raw !== canonical(raw)) {
           entry.status = 400;
-          return answer(res, 400, { error: { type: 'idempotency_error', message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${scope}' if you meant to execute a different request.` } });
+          return answer(res, 400, {
+            error: {
+              type: 'idempotency_error',
+              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${scope}' if you meant to execute a different request.`,
+            },
+          });
         }
         entry.status = saved.status;
         entry.replayed = true;
@@ -389,10 +612,15 @@ async function startStripeFake(options = {}) {
 
 /** The same parameters in any order are the same request. */
 function canonical(raw) {
-  return [...new URLSearchParams(raw)].map(([k, v]) => `${k}=${v}`).sort().join('&');
+  return [...new URLSearchParams(raw)]
+    .map(([k, v]) => `${k}=${v}`)
+    .sort()
+    .join('&');
 }
 
 module.exports = { startStripeFake, TEST_CARDS, signatureHeader };
 if (require.main === module) {
-  startStripeFake({ port: Number(process.env.PORT ?? 0) }).then((fake) => process.stdout.write(`${JSON.stringify({ url: fake.url, secretKey: fake.secretKey, webhookSecret: fake.webhookSecret })}\n`));
+  startStripeFake({ port: Number(process.env.PORT ?? 0) }).then((fake) =>
+    process.stdout.write(`${JSON.stringify({ url: fake.url, secretKey: fake.secretKey, webhookSecret: fake.webhookSecret })}\n`),
+  );
 }

@@ -15,7 +15,20 @@ describe('operator CLI commands (against the real application and database)', ()
 
   it('help lists every command', () => {
     const help = helpText();
-    for (const name of ['driver:approve', 'driver:reject', 'driver:suspend', 'driver:reinstate', 'user:block', 'user:unblock', 'wallet:credit', 'promo:create', 'ledger:check', 'categories:reload', 'operator:add', 'help']) {
+    for (const name of [
+      'driver:approve',
+      'driver:reject',
+      'driver:suspend',
+      'driver:reinstate',
+      'user:block',
+      'user:unblock',
+      'wallet:credit',
+      'promo:create',
+      'ledger:check',
+      'categories:reload',
+      'operator:add',
+      'help',
+    ]) {
       expect(help).toContain(name);
     }
     expect(Object.keys(COMMANDS)).toHaveLength(11);
@@ -95,7 +108,20 @@ describe('operator CLI commands (against the real application and database)', ()
   });
 
   it('promo:create creates percentage and fixed codes with their limits', async () => {
-    const percent = await run('promo:create', 'cli-ten', '--percent', '10', '--max', '5.00', '--from', '2026-01-01T00:00:00Z', '--until', '2027-01-01T00:00:00Z', '--limit', '100');
+    const percent = await run(
+      'promo:create',
+      'cli-ten',
+      '--percent',
+      '10',
+      '--max',
+      '5.00',
+      '--from',
+      '2026-01-01T00:00:00Z',
+      '--until',
+      '2027-01-01T00:00:00Z',
+      '--limit',
+      '100',
+    );
     expect(percent).toMatch(
       /^Created promo code CLI-TEN \(id \d+\): 10% off \(at most 5\.00 USD\), valid from 2026-01-01T00:00:00\.000Z until 2027-01-01T00:00:00\.000Z, at most 100 uses$/,
     );
@@ -141,9 +167,9 @@ describe('operator CLI commands (against the real application and database)', ()
     }
     // Rules the service owns are refused by it (DomainError), not half-applied.
     await expect(run('promo:create', 'x', '--percent', '10')).rejects.toThrow(DomainError);
-    await expect(
-      run('promo:create', 'BAD2', '--percent', '10', '--from', '2027-01-01T00:00:00Z', '--until', '2026-01-01T00:00:00Z'),
-    ).rejects.toThrow(DomainError);
+    await expect(run('promo:create', 'BAD2', '--percent', '10', '--from', '2027-01-01T00:00:00Z', '--until', '2026-01-01T00:00:00Z')).rejects.toThrow(
+      DomainError,
+    );
     const [{ count }] = await t.db.query(`SELECT count(*)::int AS count FROM promo_codes WHERE code LIKE 'BAD%' OR code = 'X'`);
     expect(count).toBe(0);
   });
@@ -160,7 +186,10 @@ describe('operator CLI commands (against the real application and database)', ()
     await t.db.query(`UPDATE wallets SET balance_minor = balance_minor - 1 WHERE id = $1`, [wallet.id]);
 
     const transfer = '5f1e7c3a-0000-4000-8000-000000000001';
-    await t.db.query(`INSERT INTO wallet_ledger_entries (wallet_id, transfer_id, amount_minor, kind, reason) VALUES ($1, $2, 100, 'funding', 'half a transfer')`, [wallet.id, transfer]);
+    await t.db.query(
+      `INSERT INTO wallet_ledger_entries (wallet_id, transfer_id, amount_minor, kind, reason) VALUES ($1, $2, 100, 'funding', 'half a transfer')`,
+      [wallet.id, transfer],
+    );
     await t.db.query(`UPDATE wallets SET balance_minor = balance_minor + 100 WHERE id = $1`, [wallet.id]);
     await expect(run('ledger:check')).rejects.toThrow(new RegExp(`transfer ${transfer}: entries sum to 1.00 USD`));
   });

@@ -80,12 +80,16 @@ describeWithRedisServer(NAME, () => {
 
     await redis.stop();
     // stop() signals redis-server without waiting for it to exit: poll until readiness notices.
-    const down = await waitFor('readiness to notice Redis stopped', async () => {
-      const started = Date.now();
-      const res = await t.request({ method: 'GET', url: '/health/ready' });
-      expect(Date.now() - started).toBeLessThan(3000);
-      return res.statusCode !== 200 && res;
-    }, 5000);
+    const down = await waitFor(
+      'readiness to notice Redis stopped',
+      async () => {
+        const started = Date.now();
+        const res = await t.request({ method: 'GET', url: '/health/ready' });
+        expect(Date.now() - started).toBeLessThan(3000);
+        return res.statusCode !== 200 && res;
+      },
+      5000,
+    );
     expect(down.statusCode).toBe(503);
     expect(down.json()).toMatchObject({ message: 'Not ready: redis is down', checks: { database: 'up', redis: 'down' } });
     expect((await t.request({ method: 'GET', url: '/health/live' })).statusCode).toBe(200);

@@ -61,7 +61,18 @@ describe('malformed requests on every documented operation', () => {
     const values: unknown[] = [null, -1, 1e308, 'x'.repeat(10_000), [], {}, true, '\u0000', '1; DROP TABLE users'];
     for (const { method, path } of operations.filter((o) => o.op.requestBody)) {
       for (const value of values) {
-        const payload = { status: value, amount: value, latitude: value, longitude: value, phone: value, email: value, refresh_token: value, is_online: value, pickup: value, role: value };
+        const payload = {
+          status: value,
+          amount: value,
+          latitude: value,
+          longitude: value,
+          phone: value,
+          email: value,
+          refresh_token: value,
+          is_online: value,
+          pickup: value,
+          role: value,
+        };
         const res = await t.request({ method: method as 'POST', url: concrete(path), payload, token: tokenFor(path) });
         expectClientError(`${method} ${path} ${JSON.stringify(value).slice(0, 20)}`, res);
       }

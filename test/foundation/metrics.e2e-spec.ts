@@ -35,7 +35,11 @@ describe('operator metrics at /metrics (Prometheus)', () => {
     for (const authorization of [undefined, 'Bearer wrong', `Bearer ${TOKEN}x`, TOKEN, `Basic ${TOKEN}`]) {
       const res = await t.request({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'A valid metrics token is required (Authorization: Bearer <METRICS_TOKEN>)' });
+      expect(res.json()).toEqual({
+        statusCode: 401,
+        error: 'Unauthorized',
+        message: 'A valid metrics token is required (Authorization: Bearer <METRICS_TOKEN>)',
+      });
       expect(res.headers['www-authenticate']).toBe('Bearer realm="metrics"');
     }
   });

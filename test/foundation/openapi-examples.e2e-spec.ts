@@ -91,7 +91,20 @@ describe('OpenAPI examples', () => {
 
   it('every 429 declares Retry-After; every 2xx has a description; servers and tags are set', () => {
     expect((document as unknown as Json).servers).toEqual([{ url: '/' }]);
-    expect((document as unknown as { tags: Array<{ name: string }> }).tags.map((tag) => tag.name)).toEqual(['auth', 'passenger', 'rides', 'bids', 'chat', 'driver', 'wallet', 'payments', 'sharing', 'safety', 'health', 'operators']);
+    expect((document as unknown as { tags: Array<{ name: string }> }).tags.map((tag) => tag.name)).toEqual([
+      'auth',
+      'passenger',
+      'rides',
+      'bids',
+      'chat',
+      'driver',
+      'wallet',
+      'payments',
+      'sharing',
+      'safety',
+      'health',
+      'operators',
+    ]);
     for (const { method, path, op } of operations(document)) {
       for (const [status, response] of Object.entries(op.responses as Record<string, ResponseObject>)) {
         if (status === '429') expect([method, path, response.headers?.['Retry-After']?.schema?.type]).toEqual([method, path, 'integer']);
@@ -128,7 +141,12 @@ describe('OpenAPI examples', () => {
       AuthController_login: async (body, m, p) => {
         const contact = fresh(body);
         const verified = await verifyContact(t, { phone: contact.phone, email: contact.email });
-        await call('post', '/api/v1/auth/register', { role: 'passenger', first_name: 'Ada', phone: contact.phone, email: contact.email }, verified.access_token);
+        await call(
+          'post',
+          '/api/v1/auth/register',
+          { role: 'passenger', first_name: 'Ada', phone: contact.phone, email: contact.email },
+          verified.access_token,
+        );
         const proof = await verifyContact(t, { phone: contact.phone, email: contact.email });
         return call(m, p, contact, proof.access_token);
       },
@@ -183,7 +201,12 @@ describe('OpenAPI examples', () => {
       // Stripe signs the bytes it sends.
       StripeWebhooksController_receive: (body, m, p) => {
         const payload = JSON.stringify(body);
-        return t.request({ method: 'POST', url: p, payload, headers: { 'content-type': 'application/json', 'stripe-signature': fake.signatureHeader(payload) } });
+        return t.request({
+          method: 'POST',
+          url: p,
+          payload,
+          headers: { 'content-type': 'application/json', 'stripe-signature': fake.signatureHeader(payload) },
+        });
       },
       AdminOperatorsController_add: (body, m, p) => call(m, p, fresh(body), admin.accessToken),
       AdminRidesController_cancel: async (body, m, p) => call(m, p.replace('{ride_id}', (await acceptedRide(t)).rideId), body, admin.accessToken),
@@ -209,12 +232,18 @@ describe('OpenAPI examples', () => {
       },
       AdminUsersController_block: async (body, m, p) => call(m, p.replace('{id}', String((await createUser(t)).id)), body, admin.accessToken),
       AdminUsersController_unblock: async (body, m, p) => call(m, p.replace('{id}', String((await createUser(t)).id)), body, admin.accessToken),
-      AdminDriversController_approve: async (body, m, p) => call(m, p.replace('{id}', String((await createUser(t, { role: 'driver', driverStatus: 'pending' })).id)), body, admin.accessToken),
-      AdminDriversController_reject: async (body, m, p) => call(m, p.replace('{id}', String((await createUser(t, { role: 'driver', driverStatus: 'pending' })).id)), body, admin.accessToken),
-      AdminDriversController_suspend: async (body, m, p) => call(m, p.replace('{id}', String((await createUser(t, { role: 'driver' })).id)), body, admin.accessToken),
-      AdminDriversController_reinstate: async (body, m, p) => call(m, p.replace('{id}', String((await createUser(t, { role: 'driver', driverStatus: 'suspended' })).id)), body, admin.accessToken),
-      AdminWalletsController_adjust: async (body, m, p) => call(m, p.replace('{user_id}', String((await createUser(t, { walletBalanceMinor: 100_000 })).id)), body, admin.accessToken),
-      AdminOperatorsController_remove: async (body, m, p) => call(m, p.replace('{id}', String((await createOperator(t, 'support')).id)), body, admin.accessToken),
+      AdminDriversController_approve: async (body, m, p) =>
+        call(m, p.replace('{id}', String((await createUser(t, { role: 'driver', driverStatus: 'pending' })).id)), body, admin.accessToken),
+      AdminDriversController_reject: async (body, m, p) =>
+        call(m, p.replace('{id}', String((await createUser(t, { role: 'driver', driverStatus: 'pending' })).id)), body, admin.accessToken),
+      AdminDriversController_suspend: async (body, m, p) =>
+        call(m, p.replace('{id}', String((await createUser(t, { role: 'driver' })).id)), body, admin.accessToken),
+      AdminDriversController_reinstate: async (body, m, p) =>
+        call(m, p.replace('{id}', String((await createUser(t, { role: 'driver', driverStatus: 'suspended' })).id)), body, admin.accessToken),
+      AdminWalletsController_adjust: async (body, m, p) =>
+        call(m, p.replace('{user_id}', String((await createUser(t, { walletBalanceMinor: 100_000 })).id)), body, admin.accessToken),
+      AdminOperatorsController_remove: async (body, m, p) =>
+        call(m, p.replace('{id}', String((await createOperator(t, 'support')).id)), body, admin.accessToken),
       AdminRideRefundsController_refund: async (body, m, p) => {
         const owner = await createUser(t, { walletBalanceMinor: 100_000 });
         const { driver, rideId } = await acceptedRide(t, { passenger: owner, payment: 'wallet' });
@@ -250,7 +279,10 @@ describe('OpenAPI examples', () => {
 
   it('the ride examples cover every ride type, with distinct pickup and dropoff and times ahead carrying Z', () => {
     for (const path of ['/api/v1/rides/estimate', '/api/v1/rides/book']) {
-      const examples = (document.paths[path]!.post as RequestOperation).requestBody!.content!['application/json']!.examples as Record<string, { value: Json & { end_scheduled_at?: string; return_scheduled_at?: string; pickup_at?: string } }>;
+      const examples = (document.paths[path]!.post as RequestOperation).requestBody!.content!['application/json']!.examples as Record<
+        string,
+        { value: Json & { end_scheduled_at?: string; return_scheduled_at?: string; pickup_at?: string } }
+      >;
       const book = path.endsWith('/book');
       expect(Object.keys(examples)).toEqual(['one_way', 'round_trip', 'per_hour', 'delivery', ...(book ? ['ride_later'] : [])]);
       for (const [name, { value }] of Object.entries(examples)) {
@@ -271,10 +303,15 @@ describe('OpenAPI examples', () => {
     const later = new Date(Date.now() + 5 * 24 * 3_600_000);
     const copy = JSON.parse(JSON.stringify(document)) as OpenAPIObject;
     refreshRideRequestExamples(copy, later);
-    const examples = (copy.paths['/api/v1/rides/book']!.post as unknown as RequestOperation).requestBody!.content!['application/json']!.examples as Record<string, { value: { end_scheduled_at: string; return_scheduled_at: string } }>;
+    const examples = (copy.paths['/api/v1/rides/book']!.post as unknown as RequestOperation).requestBody!.content!['application/json']!.examples as Record<
+      string,
+      { value: { end_scheduled_at: string; return_scheduled_at: string } }
+    >;
     expect(Date.parse(examples.per_hour!.value.end_scheduled_at)).toBeGreaterThan(later.getTime());
     expect(Date.parse(examples.round_trip!.value.return_scheduled_at)).toBeGreaterThan(later.getTime());
-    expect(Date.parse((examples as Record<string, { value: { pickup_at?: string } }>).ride_later!.value.pickup_at!)).toBeGreaterThan(later.getTime() + 15 * 60_000);
+    expect(Date.parse((examples as Record<string, { value: { pickup_at?: string } }>).ride_later!.value.pickup_at!)).toBeGreaterThan(
+      later.getTime() + 15 * 60_000,
+    );
   });
 
   it('every nullable schema says what may be null as OAS 3.1 does, read the same by strict and lenient tools (no nullable keyword, no $ref with siblings)', () => {
@@ -309,7 +346,13 @@ describe('OpenAPI examples', () => {
     // The formats the document uses (uuid, date-time) are known, as in the response validator, so ajv checks them silently.
     const ajv = addFormats(new Ajv({ strict: false }));
     const property = (dto: string, name: string) => toJsonSchema(document.components.schemas[dto]!.properties![name]!, document);
-    for (const [dto, name] of [['RideResponseDto', 'return_location'], ['EstimateResponseDto', 'promo'], ['DriverProfileResponseDto', 'last_location'], ['MeResponseDto', 'wallet'], ['ActiveRideResponseDto', 'ride']]) {
+    for (const [dto, name] of [
+      ['RideResponseDto', 'return_location'],
+      ['EstimateResponseDto', 'promo'],
+      ['DriverProfileResponseDto', 'last_location'],
+      ['MeResponseDto', 'wallet'],
+      ['ActiveRideResponseDto', 'ride'],
+    ]) {
       expect({ field: `${dto}.${name}`, nullable: ajv.validate(property(dto!, name!), null) }).toEqual({ field: `${dto}.${name}`, nullable: true });
     }
     expect(ajv.validate(property('RideResponseDto', 'pickup'), null)).toBe(false);

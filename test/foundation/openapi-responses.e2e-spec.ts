@@ -70,7 +70,8 @@ describe('every real response conforms to its documented schema (ajv; OAS 3.1; n
       // Apart from validation (one example per kind), the real message is one the document shows for this status.
       if (res.statusCode > 400) {
         const shown = validator.errorMessagesFor(method, `/api/v1${url}`, res.statusCode);
-        if (!shown.includes(res.json().message)) problems.push(`${method} ${url} ${res.statusCode}: "${res.json().message}" not among ${JSON.stringify(shown)}`);
+        if (!shown.includes(res.json().message))
+          problems.push(`${method} ${url} ${res.statusCode}: "${res.json().message}" not among ${JSON.stringify(shown)}`);
       }
       exercised.add(`${method} ${findOperation(document, method, `/api/v1${url}`)?.path} ${res.statusCode}`);
     } catch (err) {
@@ -172,7 +173,10 @@ describe('every real response conforms to its documented schema (ajv; OAS 3.1; n
     const strictOld = new ResponseValidator({
       ...document,
       components: {
-        schemas: { ...document.components.schemas, X: { type: 'object', properties: { p: { nullable: true, allOf: [{ $ref: '#/components/schemas/PassengerPublicDto' }] } } } },
+        schemas: {
+          ...document.components.schemas,
+          X: { type: 'object', properties: { p: { nullable: true, allOf: [{ $ref: '#/components/schemas/PassengerPublicDto' }] } } },
+        },
       },
       paths: { '/x': { get: { responses: { '200': { content: { 'application/json': { schema: { $ref: '#/components/schemas/X' } } } } } } } },
     });

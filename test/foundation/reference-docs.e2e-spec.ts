@@ -12,10 +12,22 @@ const read = (file: string): string => readFileSync(join(ROOT, file), 'utf8');
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces as hyphens; and explicit ids. */
 const anchorsOf = (markdown: string): Set<string> =>
   new Set([
-    ...[...markdown.matchAll(/^#{1,6} (.+)$/gm)].map((m) => m[1]!.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-')),
+    ...[...markdown.matchAll(/^#{1,6} (.+)$/gm)].map((m) =>
+      m[1]!
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .replace(/ /g, '-'),
+    ),
     ...[...markdown.matchAll(/<a id="([^"]+)"/g)].map((m) => m[1]!),
   ]);
-const DOCS = ['README.md', 'BENCHMARKS.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const DOCS = [
+  'README.md',
+  'BENCHMARKS.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 describe('reference documents', () => {
   it('BENCHMARKS.md and its plot are exactly what bench/report.js writes from bench/reference-run.json (never edited by hand)', () => {
@@ -26,7 +38,8 @@ describe('reference documents', () => {
 
   it('read as references, not as a work diary: no hand-added figures, no branch names', () => {
     // The work branches whose names the benchmark notes used to carry.
-    const diary = /added by hand|by hand from|\bbranch\b|\b(?:matcher|city|capacity|polish|trust|later|offer|chat)-1\d\b|\b(?:matcher|city|capacity|trust|chat)-2\d\b|index-memory|nearby-pipe|\bhotpaths\b/i;
+    const diary =
+      /added by hand|by hand from|\bbranch\b|\b(?:matcher|city|capacity|polish|trust|later|offer|chat)-1\d\b|\b(?:matcher|city|capacity|trust|chat)-2\d\b|index-memory|nearby-pipe|\bhotpaths\b/i;
     for (const file of DOCS) {
       const hit = diary.exec(read(file));
       expect([file, hit?.[0]]).toEqual([file, undefined]);
@@ -40,7 +53,8 @@ describe('reference documents', () => {
       for (const [, target, anchor] of read(file).matchAll(/\]\((?!https?:|mailto:)([^)#\s]*)(?:#([^)\s]+))?\)/g)) {
         const path = target ? join(dir, target) : file;
         expect([file, target, existsSync(join(ROOT, path))]).toEqual([file, target, true]);
-        if (anchor && path.endsWith('.md')) expect([file, `${target}#${anchor}`, anchorsOf(read(path)).has(anchor)]).toEqual([file, `${target}#${anchor}`, true]);
+        if (anchor && path.endsWith('.md'))
+          expect([file, `${target}#${anchor}`, anchorsOf(read(path)).has(anchor)]).toEqual([file, `${target}#${anchor}`, true]);
       }
     }
   });

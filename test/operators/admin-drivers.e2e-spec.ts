@@ -18,7 +18,8 @@ describe('admin drivers, approval needs documents (CONTRACT §13)', () => {
   let support: TestOperator;
 
   const post = (url: string, payload: object, token = ops.accessToken) => t.request({ method: 'POST', url: `/api/v1/admin/drivers/${url}`, token, payload });
-  const auditOf = async (targetId: number) => (await t.request({ method: 'GET', url: `/api/v1/admin/audit?target_id=${targetId}`, token: ops.accessToken })).json().items;
+  const auditOf = async (targetId: number) =>
+    (await t.request({ method: 'GET', url: `/api/v1/admin/audit?target_id=${targetId}`, token: ops.accessToken })).json().items;
   const goOnline = (driver: TestUser) => t.request({ method: 'PUT', url: '/api/v1/driver/status', token: driver.accessToken, payload: { is_online: true } });
 
   beforeAll(async () => {
@@ -95,7 +96,11 @@ describe('admin drivers, approval needs documents (CONTRACT §13)', () => {
     const driver = await createUser(t, { role: 'driver', driverStatus: 'pending' });
     const res = await post(`${driver.id}/reject`, {});
     expect([res.statusCode, res.json().details]).toEqual([400, [{ field: 'reason', message: 'reason must be a string' }]]);
-    expect((await post('987654321/reject', { reason: 'Licence expired' })).json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'Driver profile not found' });
+    expect((await post('987654321/reject', { reason: 'Licence expired' })).json()).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'Driver profile not found',
+    });
     expect((await post(`${driver.id}/reject`, { reason: 'Licence expired' }, support.accessToken)).json().message).toBe('Not allowed for your role');
     expect((await t.db.query('SELECT status FROM drivers WHERE user_id = $1', [driver.id]))[0].status).toBe('pending');
     expect(await auditOf(driver.id)).toEqual([]);
@@ -121,7 +126,12 @@ describe('DRIVER_AUTO_APPROVE on: approval needs no documents', () => {
   it('approve without documents is 200', async () => {
     const ops = await createOperator(t, 'ops');
     const driver = await createUser(t, { role: 'driver', driverStatus: 'suspended' });
-    const res = await t.request({ method: 'POST', url: `/api/v1/admin/drivers/${driver.id}/approve`, token: ops.accessToken, payload: { reason: 'Auto-approve city' } });
+    const res = await t.request({
+      method: 'POST',
+      url: `/api/v1/admin/drivers/${driver.id}/approve`,
+      token: ops.accessToken,
+      payload: { reason: 'Auto-approve city' },
+    });
     expect([res.statusCode, res.json().status]).toEqual([200, 'approved']);
   });
 });

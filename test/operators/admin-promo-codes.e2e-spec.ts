@@ -12,8 +12,7 @@ describe('operators and promo codes (CONTRACT §13)', () => {
   let ops: TestOperator;
   let support: TestOperator;
 
-  const create = (payload: object, token = ops.accessToken) =>
-    t.request({ method: 'POST', url: PROMOS, token, payload: { reason: REASON, ...payload } });
+  const create = (payload: object, token = ops.accessToken) => t.request({ method: 'POST', url: PROMOS, token, payload: { reason: REASON, ...payload } });
   const patch = (code: string, payload: object, token = ops.accessToken) =>
     t.request({ method: 'PATCH', url: `${PROMOS}/${code}`, token, payload: { reason: REASON, ...payload } });
   const auditOf = async (code: string) =>
@@ -96,32 +95,12 @@ describe('operators and promo codes (CONTRACT §13)', () => {
     const cases: Array<[object, string, string]> = [
       [{ code: 'x', discount_type: 'fixed', discount_value: 1 }, 'code', 'code must be 3 to 40 letters, digits, - or _'],
       [{ code: 'BAD1', discount_type: 'free', discount_value: 1 }, 'discount_type', 'discount_type must be one of percentage, fixed'],
-      [
-        { code: 'BAD2', discount_type: 'percentage', discount_value: 101 },
-        'discount_value',
-        'discount_value must be a whole percent from 1 to 100',
-      ],
-      [
-        { code: 'BAD3', discount_type: 'percentage', discount_value: 2.5 },
-        'discount_value',
-        'discount_value must be a whole percent from 1 to 100',
-      ],
-      [
-        { code: 'BAD4', discount_type: 'fixed', discount_value: 1.234 },
-        'discount_value',
-        'discount_value must have at most 2 decimal places',
-      ],
+      [{ code: 'BAD2', discount_type: 'percentage', discount_value: 101 }, 'discount_value', 'discount_value must be a whole percent from 1 to 100'],
+      [{ code: 'BAD3', discount_type: 'percentage', discount_value: 2.5 }, 'discount_value', 'discount_value must be a whole percent from 1 to 100'],
+      [{ code: 'BAD4', discount_type: 'fixed', discount_value: 1.234 }, 'discount_value', 'discount_value must have at most 2 decimal places'],
       [{ code: 'BAD5', discount_type: 'fixed', discount_value: -1 }, 'discount_value', 'discount_value must be a positive amount'],
-      [
-        { code: 'BAD6', discount_type: 'percentage', discount_value: 5, max_discount: 0 },
-        'max_discount',
-        'max_discount must be a positive amount',
-      ],
-      [
-        { code: 'BAD7', discount_type: 'fixed', discount_value: 1, valid_until: 'soon' },
-        'valid_until',
-        'valid_until must be a valid ISO 8601 date string',
-      ],
+      [{ code: 'BAD6', discount_type: 'percentage', discount_value: 5, max_discount: 0 }, 'max_discount', 'max_discount must be a positive amount'],
+      [{ code: 'BAD7', discount_type: 'fixed', discount_value: 1, valid_until: 'soon' }, 'valid_until', 'valid_until must be a valid ISO 8601 date string'],
       [
         {
           code: 'BAD8',
@@ -183,10 +162,7 @@ describe('operators and promo codes (CONTRACT §13)', () => {
 
     const entries = await auditOf('PAUSE');
     expect(entries.map((e: { action: string; details: object }) => [e.action, e.details])).toEqual([
-      [
-        'promo_codes.update',
-        { before: { max_uses: 5, valid_until: '2035-01-01T00:00:00.000Z' }, after: { max_uses: null, valid_until: null } },
-      ],
+      ['promo_codes.update', { before: { max_uses: 5, valid_until: '2035-01-01T00:00:00.000Z' }, after: { max_uses: null, valid_until: null } }],
       [
         'promo_codes.update',
         {
@@ -202,9 +178,7 @@ describe('operators and promo codes (CONTRACT §13)', () => {
   it('PATCH: an unknown code is 404, no change is 400, a bad field is 400', async () => {
     const missing = await patch('NOPE', { active: false });
     expect([missing.statusCode, missing.json().message]).toEqual([404, 'Promo code not found']);
-    expect(
-      (await create({ code: 'STEADY', discount_type: 'fixed', discount_value: 1, valid_from: '2030-01-01T00:00:00Z' })).statusCode,
-    ).toBe(201);
+    expect((await create({ code: 'STEADY', discount_type: 'fixed', discount_value: 1, valid_from: '2030-01-01T00:00:00Z' })).statusCode).toBe(201);
     const cases: Array<[object, string, string]> = [
       [{}, 'active', 'Give at least one of active, max_uses or valid_until'],
       [{ active: 'no' }, 'active', 'active must be a boolean value'],

@@ -109,9 +109,7 @@ describe('operators and rides (CONTRACT §13)', () => {
       expect((await setStatus(t, driver, rideId, 'started')).statusCode).toBe(200);
       const [rider, taxi] = await Promise.all([LiveClient.connect(t, passenger.accessToken), LiveClient.connect(t, driver.accessToken)]);
       try {
-        const balances = await t.db.query(`SELECT user_id, balance_minor FROM wallets WHERE user_id = ANY($1) ORDER BY user_id`, [
-          [passenger.id, driver.id],
-        ]);
+        const balances = await t.db.query(`SELECT user_id, balance_minor FROM wallets WHERE user_id = ANY($1) ORDER BY user_id`, [[passenger.id, driver.id]]);
         const res = await operatorCancel(rideId, { reason: `  ${REASON}  ` });
         expect(res.statusCode).toBe(200);
         expect(res.json()).toMatchObject({
@@ -126,11 +124,9 @@ describe('operators and rides (CONTRACT §13)', () => {
           expect(message.data).toMatchObject({ cancelled_by: 'operator', ride: { id: rideId, status: 'cancelled' } });
         }
         // No fee, no payment: nobody's money moved.
-        expect(
-          await t.db.query(`SELECT user_id, balance_minor FROM wallets WHERE user_id = ANY($1) ORDER BY user_id`, [
-            [passenger.id, driver.id],
-          ]),
-        ).toEqual(balances);
+        expect(await t.db.query(`SELECT user_id, balance_minor FROM wallets WHERE user_id = ANY($1) ORDER BY user_id`, [[passenger.id, driver.id]])).toEqual(
+          balances,
+        );
         expect(await t.db.query(`SELECT 1 FROM ride_payments WHERE ride_id = $1`, [rideId])).toEqual([]);
       } finally {
         rider.socket.close();
@@ -199,14 +195,10 @@ describe('operators and rides (CONTRACT §13)', () => {
     it('concurrent cancels of one ride: one 200, the rest 409, one audit entry', async () => {
       const { rideId } = await acceptedRide(t);
       const admin = await createOperator(t, 'admin');
-      const results = await Promise.all(
-        [support, admin, support, admin].map((o) => operatorCancel(rideId, { reason: REASON }, o.accessToken)),
-      );
+      const results = await Promise.all([support, admin, support, admin].map((o) => operatorCancel(rideId, { reason: REASON }, o.accessToken)));
       expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409]);
       expect(await t.db.query(`SELECT count(*)::int AS n FROM audit_log WHERE target_id = $1`, [rideId])).toEqual([{ n: 1 }]);
-      expect(
-        await t.db.query(`SELECT count(*)::int AS n FROM ride_events WHERE ride_id = $1 AND to_status = 'cancelled'`, [rideId]),
-      ).toEqual([{ n: 1 }]);
+      expect(await t.db.query(`SELECT count(*)::int AS n FROM ride_events WHERE ride_id = $1 AND to_status = 'cancelled'`, [rideId])).toEqual([{ n: 1 }]);
     });
 
     it("an operator cancel racing the driver's completion: one wins, and the ride is either paid or cancelled and audited, never both", async () => {

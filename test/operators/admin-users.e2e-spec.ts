@@ -80,8 +80,22 @@ describe('admin users (CONTRACT §13)', () => {
     expect((await t.request({ method: 'GET', url: '/api/v1/auth/me', token: user.accessToken })).statusCode).toBe(200);
 
     expect(await auditOf(user.id)).toEqual([
-      expect.objectContaining({ actor_id: support.id, action: 'users.unblock', target_type: 'user', target_id: user.id, reason: 'Chargeback resolved', details: { was_blocked: true } }),
-      expect.objectContaining({ actor_id: support.id, action: 'users.block', target_type: 'user', target_id: user.id, reason: 'Fraudulent card use', details: { was_blocked: false } }),
+      expect.objectContaining({
+        actor_id: support.id,
+        action: 'users.unblock',
+        target_type: 'user',
+        target_id: user.id,
+        reason: 'Chargeback resolved',
+        details: { was_blocked: true },
+      }),
+      expect.objectContaining({
+        actor_id: support.id,
+        action: 'users.block',
+        target_type: 'user',
+        target_id: user.id,
+        reason: 'Fraudulent card use',
+        details: { was_blocked: false },
+      }),
     ]);
   });
 

@@ -87,7 +87,11 @@ describe('POST /admin/wallets/{user_id}/adjust (CONTRACT §13)', () => {
     }
     expect(await balanceOf(user.id)).toBe(100);
     const unregistered = await createUser(t, { registered: false });
-    expect((await adjust(unregistered.id, { amount: 1, reason: 'No wallet yet' })).json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'Wallet not found' });
+    expect((await adjust(unregistered.id, { amount: 1, reason: 'No wallet yet' })).json()).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'Wallet not found',
+    });
     const ops = await createOperator(t, 'ops');
     expect((await adjust(user.id, { amount: 1, reason: 'Not mine' }, ops.accessToken)).json().message).toBe('Not allowed for your role');
     const admin = await createOperator(t, 'admin');

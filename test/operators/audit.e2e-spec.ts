@@ -44,8 +44,14 @@ describe('the audit trail (CONTRACT §13)', () => {
   it('lists newest first, by target and by actor, paged as {items, page, limit, total}', async () => {
     const user = await createUser(t);
     const audit = t.get(AuditService);
-    for (const [actor, action] of [[admin.id, 'test.first'], [finance.id, 'test.second'], [admin.id, 'test.third']] as const) {
-      await t.db.transaction((m) => audit.record({ actorId: actor, reason: 'Listing check', action, targetType: 'user', targetId: user.id, details: { n: action } }, m));
+    for (const [actor, action] of [
+      [admin.id, 'test.first'],
+      [finance.id, 'test.second'],
+      [admin.id, 'test.third'],
+    ] as const) {
+      await t.db.transaction((m) =>
+        audit.record({ actorId: actor, reason: 'Listing check', action, targetType: 'user', targetId: user.id, details: { n: action } }, m),
+      );
     }
     const all = (await list(`?target_id=${user.id}`)).json();
     expect(all).toMatchObject({ page: 1, limit: 20, total: 3 });

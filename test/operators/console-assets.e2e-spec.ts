@@ -14,10 +14,7 @@ describe('the operator console is served with the service', () => {
   let tiles: TestApp;
 
   beforeAll(async () => {
-    [t, tiles] = await Promise.all([
-      startTestApp(),
-      startTestApp({ env: { CONSOLE_TILE_URL: 'https://tiles.example.test/osm/{z}/{x}/{y}.png' } }),
-    ]);
+    [t, tiles] = await Promise.all([startTestApp(), startTestApp({ env: { CONSOLE_TILE_URL: 'https://tiles.example.test/osm/{z}/{x}/{y}.png' } })]);
   });
   afterAll(async () => {
     await Promise.all([t?.close(), tiles?.close()]);

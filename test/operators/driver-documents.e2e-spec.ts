@@ -40,7 +40,13 @@ describe('driver documents (CONTRACT §13)', () => {
   it('POST /driver/documents: 201 {id, kind, content_type (from the bytes), size, uploaded_at}; GET lists them', async () => {
     const res = await upload(t, driver.accessToken, [['kind', 'license'], fileField(JPEG, 'licence.pdf', 'application/pdf')]);
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), kind: 'license', content_type: 'image/jpeg', size: JPEG.length, uploaded_at: expect.any(String) });
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      kind: 'license',
+      content_type: 'image/jpeg',
+      size: JPEG.length,
+      uploaded_at: expect.any(String),
+    });
     // The file first, the kind after it: the order of the form's parts does not matter.
     const second = await upload(t, driver.accessToken, [fileField(PDF, 'reg.pdf', 'application/pdf'), ['kind', 'vehicle_registration']]);
     expect(second.body).toMatchObject({ kind: 'vehicle_registration', content_type: 'application/pdf', size: PDF.length });
@@ -65,7 +71,11 @@ describe('driver documents (CONTRACT §13)', () => {
   it('the type is judged by the bytes: a GIF named .jpg and declared image/jpeg is 400; so is text', async () => {
     for (const bytes of [Buffer.from('GIF89a....'), Buffer.from('<html><script>alert(1)</script></html>')]) {
       const res = await upload(t, driver.accessToken, [['kind', 'insurance'], fileField(bytes, 'photo.jpg', 'image/jpeg')]);
-      expect([res.status, res.body.message, res.body.details]).toEqual([400, 'file must be a JPEG, PNG or PDF', [{ field: 'file', message: 'file must be a JPEG, PNG or PDF' }]]);
+      expect([res.status, res.body.message, res.body.details]).toEqual([
+        400,
+        'file must be a JPEG, PNG or PDF',
+        [{ field: 'file', message: 'file must be a JPEG, PNG or PDF' }],
+      ]);
     }
   });
 
@@ -89,7 +99,14 @@ describe('driver documents (CONTRACT §13)', () => {
       [[['kind', 'license']], 'file', 'file is required'],
       [[['kind', 'license'], fileField(Buffer.alloc(0))], 'file', 'file is empty'],
       [[['kind', 'license'], ['note', 'hi'], fileField(JPEG)], 'note', 'property note should not exist'],
-      [[['kind', 'license'], ['photo', JPEG, 'a.jpg', 'image/jpeg']], 'photo', 'property photo should not exist'],
+      [
+        [
+          ['kind', 'license'],
+          ['photo', JPEG, 'a.jpg', 'image/jpeg'],
+        ],
+        'photo',
+        'property photo should not exist',
+      ],
       [[['kind', 'license'], fileField(JPEG), fileField(JPEG)], 'file', 'Send exactly one file'],
     ];
     const fresh = await createUser(t, { role: 'driver', driverStatus: 'pending' });
@@ -113,7 +130,13 @@ describe('driver documents (CONTRACT §13)', () => {
       expect([JSON.stringify(payload), res.statusCode]).toEqual([JSON.stringify(payload), 400]);
       expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request', message: expect.any(String) });
     }
-    const noBoundary = await t.request({ method: 'POST', url: '/api/v1/driver/documents', token: driver.accessToken, headers: { 'content-type': 'multipart/form-data' }, payload: 'x' });
+    const noBoundary = await t.request({
+      method: 'POST',
+      url: '/api/v1/driver/documents',
+      token: driver.accessToken,
+      headers: { 'content-type': 'multipart/form-data' },
+      payload: 'x',
+    });
     expect(noBoundary.statusCode).toBe(400);
   });
 

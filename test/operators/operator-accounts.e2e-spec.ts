@@ -64,7 +64,12 @@ describe('operator accounts (CONTRACT §13)', () => {
 
   it('POST /admin/operators: an admin adds one (201, audited with the admin as actor)', async () => {
     const email = freshEmail();
-    const res = await t.request({ method: 'POST', url: OPERATORS, token: admin.accessToken, payload: { email, operator_role: 'finance', reason: '  Quarter close  ' } });
+    const res = await t.request({
+      method: 'POST',
+      url: OPERATORS,
+      token: admin.accessToken,
+      payload: { email, operator_role: 'finance', reason: '  Quarter close  ' },
+    });
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body).toEqual({ id: expect.any(Number), email, operator_role: 'finance', first_name: null, last_name: null, created_at: expect.any(String) });
@@ -75,7 +80,12 @@ describe('operator accounts (CONTRACT §13)', () => {
 
   it('an e-mail of a complete account is 409 "Email already in use"; a pending sign-up holding it is replaced', async () => {
     const user = await createUser(t);
-    const taken = await t.request({ method: 'POST', url: OPERATORS, token: admin.accessToken, payload: { email: user.email, operator_role: 'ops', reason: 'Promote' } });
+    const taken = await t.request({
+      method: 'POST',
+      url: OPERATORS,
+      token: admin.accessToken,
+      payload: { email: user.email, operator_role: 'ops', reason: 'Promote' },
+    });
     expect(taken.statusCode).toBe(409);
     expect(taken.json()).toEqual({ statusCode: 409, error: 'Conflict', message: 'Email already in use' });
     expect(await auditOf(user.id)).toEqual([]);
@@ -85,7 +95,12 @@ describe('operator accounts (CONTRACT §13)', () => {
     const phone = freshPhone();
     const pending = await verifyContact(t, { phone, email });
     expect(pending.is_registered).toBe(false);
-    const added = await t.request({ method: 'POST', url: OPERATORS, token: admin.accessToken, payload: { email, operator_role: 'ops', reason: 'New ops hire' } });
+    const added = await t.request({
+      method: 'POST',
+      url: OPERATORS,
+      token: admin.accessToken,
+      payload: { email, operator_role: 'ops', reason: 'New ops hire' },
+    });
     expect(added.statusCode).toBe(201);
     expect(added.json().id).not.toBe(pending.user.id);
     expect((await t.request({ method: 'GET', url: '/api/v1/auth/me', token: pending.access_token })).statusCode).toBe(401);
@@ -107,11 +122,26 @@ describe('operator accounts (CONTRACT §13)', () => {
       const res = await t.request({ method: 'POST', url: OPERATORS, token: admin.accessToken, payload });
       expect([field, res.statusCode, res.json().details?.[0]?.field]).toEqual([field, 400, field]);
     }
-    const reason = await t.request({ method: 'POST', url: OPERATORS, token: admin.accessToken, payload: { email: freshEmail(), operator_role: 'ops', reason: 'ab' } });
+    const reason = await t.request({
+      method: 'POST',
+      url: OPERATORS,
+      token: admin.accessToken,
+      payload: { email: freshEmail(), operator_role: 'ops', reason: 'ab' },
+    });
     expect(reason.json()).toMatchObject({ statusCode: 400, message: 'reason must be 3 to 500 characters' });
-    const email = await t.request({ method: 'POST', url: OPERATORS, token: admin.accessToken, payload: { email: 'nope', operator_role: 'ops', reason: 'Promote' } });
+    const email = await t.request({
+      method: 'POST',
+      url: OPERATORS,
+      token: admin.accessToken,
+      payload: { email: 'nope', operator_role: 'ops', reason: 'Promote' },
+    });
     expect(email.json()).toMatchObject({ statusCode: 400, message: 'email must be a valid e-mail address' });
-    const longest = await t.request({ method: 'POST', url: OPERATORS, token: admin.accessToken, payload: { email: freshEmail(), operator_role: 'ops', reason: 'é'.repeat(500) } });
+    const longest = await t.request({
+      method: 'POST',
+      url: OPERATORS,
+      token: admin.accessToken,
+      payload: { email: freshEmail(), operator_role: 'ops', reason: 'é'.repeat(500) },
+    });
     expect(longest.statusCode).toBe(201);
   });
 

@@ -35,7 +35,8 @@ describe('cancellation fees and no-shows', () => {
   const arrivedAgo = (rideId: string, seconds: number) =>
     w.t.db.query(`UPDATE rides SET arrived_at = now() - make_interval(secs => $2) WHERE id = $1`, [rideId, seconds]);
   const noShow = (driver: TestUser, rideId: string) => api(w.t, driver, 'POST', `/rides/${rideId}/no-show`);
-  const holdOf = (rideId: string) => [...w.fake.objects.payment_intent.values()].find((pi) => pi.metadata?.ride_id === rideId && pi.capture_method === 'manual')!;
+  const holdOf = (rideId: string) =>
+    [...w.fake.objects.payment_intent.values()].find((pi) => pi.metadata?.ride_id === rideId && pi.capture_method === 'manual')!;
 
   it('a card ride cancelled late by the passenger pays the fee from the hold (the rest released) to the driver, no commission', async () => {
     const { passenger, driver, rideId } = await acceptedRide('card');
@@ -86,7 +87,13 @@ describe('cancellation fees and no-shows', () => {
     await arrivedAgo(rideId, 300);
     const res = await noShow(driver, rideId);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ status: 'cancelled', cancelled_by: 'driver', cancel_reason: 'no_show', cancellation_fee: 3, payment_status: 'captured' });
+    expect(res.json()).toMatchObject({
+      status: 'cancelled',
+      cancelled_by: 'driver',
+      cancel_reason: 'no_show',
+      cancellation_fee: 3,
+      payment_status: 'captured',
+    });
     expect((await noShow(driver, rideId)).statusCode).toBe(409);
   });
 
@@ -105,7 +112,12 @@ describe('cancellation fees and no-shows', () => {
     const { rideId } = await acceptedRide('card');
     await acceptedAgo(rideId, 3600);
     const support = await createOperator(w.t, 'support');
-    const res = await w.t.request({ method: 'POST', url: `/api/v1/admin/rides/${rideId}/cancel`, token: support.accessToken, payload: { reason: 'Passenger called support' } });
+    const res = await w.t.request({
+      method: 'POST',
+      url: `/api/v1/admin/rides/${rideId}/cancel`,
+      token: support.accessToken,
+      payload: { reason: 'Passenger called support' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ status: 'cancelled', cancelled_by: 'operator', cancellation_fee: null, payment_status: 'released' });
     expect(holdOf(rideId).status).toBe('canceled');

@@ -101,7 +101,11 @@ describe('card rides', () => {
     expect(await rideRow(rideId)).toMatchObject({ status: 'accepted', payment_status: 'held' });
     // Operators find it by its payment status.
     const support = await createOperator(w.t, 'support');
-    const listed = await w.t.request({ method: 'GET', url: `/api/v1/admin/rides?payment_status=held&passenger_id=${passenger.id}`, token: support.accessToken });
+    const listed = await w.t.request({
+      method: 'GET',
+      url: `/api/v1/admin/rides?payment_status=held&passenger_id=${passenger.id}`,
+      token: support.accessToken,
+    });
     expect(listed.json().items.map((r: { id: string }) => r.id)).toEqual([rideId]);
   });
 
@@ -178,7 +182,9 @@ describe('card rides', () => {
     for (const status of ['driver_arrived', 'started', 'completed']) await setStatus(w.t, driver, rideId, status);
     const tips = await Promise.all([1, 2, 3, 4].map(() => api(w.t, passenger, 'POST', `/rides/${rideId}/tip`, { amount: 2 })));
     expect(tips.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409]);
-    const charged = [...w.fake.objects.payment_intent.values()].filter((pi) => pi.metadata?.ride_id === rideId && pi.capture_method !== 'manual' && pi.status === 'succeeded');
+    const charged = [...w.fake.objects.payment_intent.values()].filter(
+      (pi) => pi.metadata?.ride_id === rideId && pi.capture_method !== 'manual' && pi.status === 'succeeded',
+    );
     expect(charged).toHaveLength(1);
     const late = await acceptedCardRide();
     await w.t.db.query(`UPDATE rides SET accepted_at = now() - interval '1 hour' WHERE id = $1`, [late.rideId]);

@@ -17,7 +17,13 @@ export async function startPaymentsApp(env: Record<string, string | undefined> =
   const fake = await startStripeFake();
   const t = await startTestApp({
     databaseUrl,
-    env: { STRIPE_SECRET_KEY: fake.secretKey, STRIPE_WEBHOOK_SECRET: fake.webhookSecret, STRIPE_API_BASE: fake.url, PUBLIC_BASE_URL: 'https://rides.example', ...env },
+    env: {
+      STRIPE_SECRET_KEY: fake.secretKey,
+      STRIPE_WEBHOOK_SECRET: fake.webhookSecret,
+      STRIPE_API_BASE: fake.url,
+      PUBLIC_BASE_URL: 'https://rides.example',
+      ...env,
+    },
   });
   return {
     t,
@@ -30,7 +36,14 @@ export async function startPaymentsApp(env: Record<string, string | undefined> =
   };
 }
 
-export function api(t: TestApp, user: TestUser | undefined, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+export function api(
+  t: TestApp,
+  user: TestUser | undefined,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: object,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
   return t.request({ method, url: `/api/v1${url}`, token: user?.accessToken, payload, headers });
 }
 

@@ -12,7 +12,12 @@ describe('payouts', () => {
     w = await startPaymentsApp();
     b = await startTestApp({
       databaseUrl: w.t.databaseUrl,
-      env: { STRIPE_SECRET_KEY: w.fake.secretKey, STRIPE_WEBHOOK_SECRET: w.fake.webhookSecret, STRIPE_API_BASE: w.fake.url, PUBLIC_BASE_URL: 'https://rides.example' },
+      env: {
+        STRIPE_SECRET_KEY: w.fake.secretKey,
+        STRIPE_WEBHOOK_SECRET: w.fake.webhookSecret,
+        STRIPE_API_BASE: w.fake.url,
+        PUBLIC_BASE_URL: 'https://rides.example',
+      },
     });
   });
   afterAll(async () => {
@@ -63,7 +68,11 @@ describe('payouts', () => {
 
   it('drivers only', async () => {
     const passenger = await createUser(w.t);
-    for (const [method, url] of [['POST', '/driver/payouts/account'], ['POST', '/driver/payouts'], ['GET', '/driver/payouts']] as const) {
+    for (const [method, url] of [
+      ['POST', '/driver/payouts/account'],
+      ['POST', '/driver/payouts'],
+      ['GET', '/driver/payouts'],
+    ] as const) {
       expect((await api(w.t, passenger, method, url, method === 'POST' ? { amount: 20 } : undefined)).statusCode).toBe(403);
     }
   });

@@ -87,7 +87,8 @@ describe('PaymentsService: a ride’s card money', () => {
     const { passenger, rideId } = await cardRide();
     const results = await Promise.allSettled(Array.from({ length: 5 }, () => payments.holdFare({ rideId, passengerId: passenger.id, fareMinor: 1500 })));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    for (const r of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')) expect(r.reason).toMatchObject({ code: 'PAYMENT_ALREADY_HELD' });
+    for (const r of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected'))
+      expect(r.reason).toMatchObject({ code: 'PAYMENT_ALREADY_HELD' });
     const live = [...w.fake.objects.payment_intent.values()].filter((pi) => pi.metadata?.ride_id === rideId && pi.status === 'requires_capture');
     expect(live).toHaveLength(1);
     // The database itself refuses a second live hold, whoever writes it.
@@ -103,7 +104,9 @@ describe('PaymentsService: a ride’s card money', () => {
     const { passenger, driver, rideId } = await cardRide();
     const hold = await payments.holdFare({ rideId, passengerId: passenger.id, fareMinor: 2000 });
     const before = await balanceOf(w.t, driver.id);
-    const outcomes = await Promise.all(Array.from({ length: 3 }, () => payments.captureFare({ rideId, driverId: driver.id, fareMinor: 2000, commissionMinor: 200 })));
+    const outcomes = await Promise.all(
+      Array.from({ length: 3 }, () => payments.captureFare({ rideId, driverId: driver.id, fareMinor: 2000, commissionMinor: 200 })),
+    );
     expect(outcomes).toEqual(Array(3).fill({ status: 'captured', capturedMinor: 2000 }));
     const captures = postsTo(new RegExp(`^/v1/payment_intents/${hold.paymentIntentId}/capture$`));
     expect(captures.map((r) => [r.idempotencyKey, r.body])).toEqual([[`ride:${rideId}:capture`, { amount_to_capture: '2000' }]]);
@@ -121,7 +124,10 @@ describe('PaymentsService: a ride’s card money', () => {
     const { passenger, driver, rideId } = await cardRide();
     const hold = await payments.holdFare({ rideId, passengerId: passenger.id, fareMinor: 1000 });
     w.fake.objects.payment_intent.get(hold.paymentIntentId)!.status = 'canceled';
-    await expect(payments.captureFare({ rideId, driverId: driver.id, fareMinor: 1000, commissionMinor: 0 })).resolves.toEqual({ status: 'failed', capturedMinor: 0 });
+    await expect(payments.captureFare({ rideId, driverId: driver.id, fareMinor: 1000, commissionMinor: 0 })).resolves.toEqual({
+      status: 'failed',
+      capturedMinor: 0,
+    });
     expect(await ledger(rideId)).toEqual([]);
     expect((await payments.rideCardPayment(rideId)).status).toBe('failed');
   });
@@ -149,7 +155,11 @@ describe('PaymentsService: a ride’s card money', () => {
     const hold = await payments.holdFare({ rideId, passengerId: passenger.id, fareMinor: 1000 });
     expect(await payments.releaseHold(rideId)).toBe(true);
     expect(await payments.releaseHold(rideId)).toBe(false);
-    expect(postsTo(/\/cancel$/).filter((r) => r.path.includes(hold.paymentIntentId)).map((r) => r.idempotencyKey)).toEqual([`ride:${rideId}:release`]);
+    expect(
+      postsTo(/\/cancel$/)
+        .filter((r) => r.path.includes(hold.paymentIntentId))
+        .map((r) => r.idempotencyKey),
+    ).toEqual([`ride:${rideId}:release`]);
     expect(w.fake.objects.payment_intent.get(hold.paymentIntentId)!.status).toBe('canceled');
     expect((await payments.rideCardPayment(rideId)).status).toBe('released');
     expect(await ledger(rideId)).toEqual([]);
@@ -180,7 +190,9 @@ describe('PaymentsService: a ride’s card money', () => {
       idempotencyKey: `ride:${rideId}:tip`,
       body: { amount: '250', payment_method: card, confirm: 'true', off_session: 'true', capture_method: 'automatic', metadata: { ride_id: rideId } },
     });
-    await expect(payments.chargeTip({ rideId, passengerId: passenger.id, driverId: driver.id, amountMinor: 250 })).rejects.toMatchObject({ code: 'TIP_ALREADY_CHARGED' });
+    await expect(payments.chargeTip({ rideId, passengerId: passenger.id, driverId: driver.id, amountMinor: 250 })).rejects.toMatchObject({
+      code: 'TIP_ALREADY_CHARGED',
+    });
     expect((await ledger(rideId)).filter((e: { kind: string }) => e.kind.includes('tip'))).toEqual([
       { kind: 'card_tip', amount_minor: -250, wallet_kind: 'external', user_id: null },
       { kind: 'tip_earning', amount_minor: 250, wallet_kind: 'user', user_id: driver.id },
@@ -189,7 +201,9 @@ describe('PaymentsService: a ride’s card money', () => {
     const other = await cardRide();
     await payments.holdFare({ rideId: other.rideId, passengerId: other.passenger.id, fareMinor: 1000 });
     (w.fake.objects.payment_method.get(other.card) as { _decline?: string })._decline = 'generic_decline';
-    await expect(payments.chargeTip({ rideId: other.rideId, passengerId: other.passenger.id, driverId: other.driver.id, amountMinor: 500 })).rejects.toMatchObject({
+    await expect(
+      payments.chargeTip({ rideId: other.rideId, passengerId: other.passenger.id, driverId: other.driver.id, amountMinor: 500 }),
+    ).rejects.toMatchObject({
       code: 'CARD_DECLINED',
     });
     expect((await ledger(other.rideId)).filter((e: { kind: string }) => e.kind.includes('tip'))).toEqual([]);
@@ -205,7 +219,11 @@ describe('PaymentsService: a ride’s card money', () => {
     const refund = await payments.refund({ refundId, rideId, passengerId: passenger.id, amountMinor: 1100, reason: 'detour' });
     expect(refund).toEqual({ id: refundId, ride_id: rideId, amount: 11, currency: 'USD', created_at: expect.any(String) });
     const tipIntent = (await w.t.db.query(`SELECT stripe_payment_intent_id FROM card_payments WHERE id = $1`, [tip.paymentId]))[0].stripe_payment_intent_id;
-    expect(postsTo(/^\/v1\/refunds$/).slice(-2).map((r) => [r.idempotencyKey, r.body])).toEqual([
+    expect(
+      postsTo(/^\/v1\/refunds$/)
+        .slice(-2)
+        .map((r) => [r.idempotencyKey, r.body]),
+    ).toEqual([
       [`refund:${refundId}`, { payment_intent: hold.paymentIntentId, amount: '1000', metadata: { ride_id: rideId } }],
       [`refund:${refundId}:tip`, { payment_intent: tipIntent, amount: '100', metadata: { ride_id: rideId } }],
     ]);
@@ -213,12 +231,17 @@ describe('PaymentsService: a ride’s card money', () => {
     const posts = w.fake.posts().length;
     await expect(payments.refund({ refundId, rideId, passengerId: passenger.id, amountMinor: 1100, reason: 'detour' })).resolves.toEqual(refund);
     expect(w.fake.posts().length).toBe(posts);
-    await expect(payments.refund({ refundId: '7f1c2d3e-4a5b-4c6d-8e7f-90a1b2c3d4e5', rideId, passengerId: passenger.id, amountMinor: 201, reason: null })).rejects.toMatchObject({
+    await expect(
+      payments.refund({ refundId: '7f1c2d3e-4a5b-4c6d-8e7f-90a1b2c3d4e5', rideId, passengerId: passenger.id, amountMinor: 201, reason: null }),
+    ).rejects.toMatchObject({
       code: 'REFUND_EXCEEDS_PAID',
     });
     expect(await balanceOf(w.t, driver.id)).toBe(driverBalance);
     expect(await payments.rideCardPayment(rideId)).toEqual({ status: 'captured', capturedMinor: 1000, tipMinor: 300, refundedMinor: 1100 });
-    const platform = await w.t.db.query(`SELECT e.amount_minor FROM wallet_ledger_entries e JOIN wallets w ON w.id = e.wallet_id WHERE e.ride_id = $1 AND e.kind = 'refund' AND w.kind = 'platform'`, [rideId]);
+    const platform = await w.t.db.query(
+      `SELECT e.amount_minor FROM wallet_ledger_entries e JOIN wallets w ON w.id = e.wallet_id WHERE e.ride_id = $1 AND e.kind = 'refund' AND w.kind = 'platform'`,
+      [rideId],
+    );
     expect(platform).toEqual([{ amount_minor: -1100 }]);
   });
 
@@ -251,11 +274,21 @@ describe('PaymentsService: a ride’s card money', () => {
     const before = await balanceOf(w.t, passenger.id);
     await payments.refund({ refundId: '8a1c2d3e-4a5b-4c6d-8e7f-90a1b2c3d4e5', rideId, passengerId: passenger.id, amountMinor: 1500, reason: 'late' });
     expect(await balanceOf(w.t, passenger.id)).toBe(before + 1500);
-    await expect(payments.refund({ refundId: '9a1c2d3e-4a5b-4c6d-8e7f-90a1b2c3d4e5', rideId, passengerId: passenger.id, amountMinor: 501, reason: null })).rejects.toMatchObject({
+    await expect(
+      payments.refund({ refundId: '9a1c2d3e-4a5b-4c6d-8e7f-90a1b2c3d4e5', rideId, passengerId: passenger.id, amountMinor: 501, reason: null }),
+    ).rejects.toMatchObject({
       code: 'REFUND_EXCEEDS_PAID',
     });
     const cash = await acceptedRide(w.t);
-    await expect(payments.refund({ refundId: 'aa1c2d3e-4a5b-4c6d-8e7f-90a1b2c3d4e5', rideId: cash.rideId, passengerId: cash.passenger.id, amountMinor: 100, reason: null })).rejects.toMatchObject({
+    await expect(
+      payments.refund({
+        refundId: 'aa1c2d3e-4a5b-4c6d-8e7f-90a1b2c3d4e5',
+        rideId: cash.rideId,
+        passengerId: cash.passenger.id,
+        amountMinor: 100,
+        reason: null,
+      }),
+    ).rejects.toMatchObject({
       code: 'NOTHING_TO_REFUND',
     });
   });

@@ -50,8 +50,16 @@ describe('operator refunds of rides', () => {
     expect((await refund(rideId, { amount: 6, reason: 'The rest, after review' })).statusCode).toBe(201);
     expect(await rideOf(passenger, rideId)).toMatchObject({ refunded_amount: 10, payment_status: 'refunded' });
     expect(await balanceOf(w.t, driver.id)).toBe(earned);
-    const [entry] = await w.t.db.query(`SELECT actor_id, action, target_type, reason, details FROM audit_log WHERE target_id = $1 ORDER BY id LIMIT 1`, [rideId]);
-    expect(entry).toMatchObject({ actor_id: finance.id, action: 'rides.refund', target_type: 'ride', reason: 'Driver took a long detour', details: { refund_id: body.id, amount_minor: 400 } });
+    const [entry] = await w.t.db.query(`SELECT actor_id, action, target_type, reason, details FROM audit_log WHERE target_id = $1 ORDER BY id LIMIT 1`, [
+      rideId,
+    ]);
+    expect(entry).toMatchObject({
+      actor_id: finance.id,
+      action: 'rides.refund',
+      target_type: 'ride',
+      reason: 'Driver took a long detour',
+      details: { refund_id: body.id, amount_minor: 400 },
+    });
   });
 
   it('never above what was paid: 409 "Refunds cannot exceed what the passenger paid for the ride", nothing recorded', async () => {

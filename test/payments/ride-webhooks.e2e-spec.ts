@@ -66,7 +66,12 @@ describe('webhooks that change a ride', () => {
   it('an operator refund seen again as charge.refunded changes nothing', async () => {
     const { passenger, rideId, intentId } = await cardRide(true);
     const finance = await createOperator(w.t, 'finance');
-    const res = await w.t.request({ method: 'POST', url: `/api/v1/admin/rides/${rideId}/refunds`, token: finance.accessToken, payload: { amount: 4, reason: 'Long detour' } });
+    const res = await w.t.request({
+      method: 'POST',
+      url: `/api/v1/admin/rides/${rideId}/refunds`,
+      token: finance.accessToken,
+      payload: { amount: 4, reason: 'Long detour' },
+    });
     expect(res.statusCode).toBe(201);
     const charge = w.fake.objects.charge.get(w.fake.objects.payment_intent.get(intentId)!.latest_charge as string)!;
     expect((await send(w.fake.event('charge.refunded', charge))).status).toBe(200);

@@ -78,8 +78,7 @@ describe('Stripe webhooks', () => {
     const first = await api(w.t, passenger, 'POST', '/payments/cards/setup');
     const { setupIntent, paymentMethod } = w.fake.confirmSetupIntent(first.json().setup_intent_id, 'pm_card_visa');
     const newer = await saveCard(w, passenger, 'pm_card_mastercard');
-    const defaultOf = async () =>
-      (await api(w.t, passenger, 'GET', '/payments/cards')).json().items.find((c: { is_default: boolean }) => c.is_default).id;
+    const defaultOf = async () => (await api(w.t, passenger, 'GET', '/payments/cards')).json().items.find((c: { is_default: boolean }) => c.is_default).id;
     expect(await defaultOf()).toBe(newer);
     expect((await send(w.fake.event('setup_intent.succeeded', setupIntent))).status).toBe(200);
     expect(await defaultOf()).toBe(paymentMethod.id);
@@ -107,8 +106,8 @@ describe('Stripe webhooks', () => {
       await blocker.query('BEGIN');
       await blocker.query(`SELECT 1 FROM payout_accounts WHERE driver_id = $1 FOR UPDATE`, [driverId]);
       const waiting = async (): Promise<string[]> =>
+        // Read outside the blocker's transaction: pg_stat_activity is a snapshot per transaction.
         (
-          // Read outside the blocker's transaction: pg_stat_activity is a snapshot per transaction.
           (await w.t.db.query(
             `SELECT left(query, 40) AS q FROM pg_stat_activity
               WHERE datname = current_database() AND state = 'active' AND wait_event_type = 'Lock' ORDER BY query_start`,

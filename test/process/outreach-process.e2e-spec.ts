@@ -46,7 +46,15 @@ describe('a production process delivers sign-in codes over TLS and never logs th
     const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
       keySize: 2048,
       algorithm: 'sha256',
-      extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+      extensions: [
+        {
+          name: 'subjectAltName',
+          altNames: [
+            { type: 2, value: 'localhost' },
+            { type: 7, ip: '127.0.0.1' },
+          ],
+        },
+      ],
     });
     key = pems.private;
     cert = pems.cert;
@@ -105,11 +113,15 @@ describe('a production process delivers sign-in codes over TLS and never logs th
   async function signIn(service: Service, contact: object, otp: string, extra: object = {}): Promise<string> {
     const verified = await call(service, 'verify-otp', { ...contact, otp });
     expect(verified.status).toBe(200);
-    const registered = await call(service, 'register', { role: 'passenger', first_name: 'Ada', last_name: 'Lovelace', ...extra }, verified.json.access_token as string);
+    const registered = await call(
+      service,
+      'register',
+      { role: 'passenger', first_name: 'Ada', last_name: 'Lovelace', ...extra },
+      verified.json.access_token as string,
+    );
     expect(registered.status).toBe(200);
     return registered.json.access_token as string;
   }
-
 
   function codeIn(text: string | null): string {
     const code = /\b(\d{6})\b/.exec(text ?? '')![1]!;
@@ -213,7 +225,9 @@ describe('a production process delivers sign-in codes over TLS and never logs th
       expect(res.status).toBe(503);
       expect(smtp.mails).toHaveLength(0);
       await service.stop();
-      const failure = log().split('\n').find((line) => line.includes('Could not deliver a sign-in code'));
+      const failure = log()
+        .split('\n')
+        .find((line) => line.includes('Could not deliver a sign-in code'));
       expect(failure).toMatch(/self-signed certificate/);
     } finally {
       await smtp.close();

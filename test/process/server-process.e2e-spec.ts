@@ -70,7 +70,10 @@ async function categories(server: Server): Promise<Array<{ code: string }>> {
 
 /** The start-up line names where to go; each address answers (HTTP: not 404; the live path: a WebSocket refusing the missing token). */
 async function expectEveryAddressServed(server: Server): Promise<void> {
-  const line = server.output().split('\n').find((l) => l.includes('Listening on'));
+  const line = server
+    .output()
+    .split('\n')
+    .find((l) => l.includes('Listening on'));
   expect(line).toBeDefined();
   const urls = [...line!.matchAll(/(https?|ws):\/\/[^\s,;)"]+/g)].map((m) => m[0]);
   expect(urls.map((u) => new URL(u).pathname)).toEqual(['/docs', '/docs-json', '/api/v1/rides/categories', '/health', '/console', '/api/v1/ws/rides/live']);
@@ -189,7 +192,11 @@ describe('the built server as a process (node dist/src/main.js)', () => {
     await waitFor('the sign-in line', () => server.output().includes('Sign-in: POST /api/v1/auth/send-otp'));
     const phone = `+1555${String(Date.now() % 10_000_000).padStart(7, '0')}`;
     const post = (path: string, body: object): Promise<Response> =>
-      fetch(`http://127.0.0.1:${server.port}/api/v1/auth/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`http://127.0.0.1:${server.port}/api/v1/auth/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     expect((await post('send-otp', { phone })).status).toBe(200);
     // Production buffers 4 KB before writing: this line would then reach the log only at shutdown.
     const logged = await waitFor('the code in the log', () => new RegExp(`OTP for \\${phone}: (\\d+)`).exec(server.output()));
@@ -261,12 +268,16 @@ describe('the built server as a process (node dist/src/main.js)', () => {
     [{ PORT: 'abc' }, 'Invalid configuration: PORT must be a whole number (got "abc")'],
     [{ NODE_ENV: 'production', JWT_SECRET: '' }, 'Invalid configuration: JWT_SECRET is required when NODE_ENV=production'],
     [{ DATABASE_URL: 'mysql://localhost/x' }, 'Invalid configuration: DATABASE_URL must be a postgres:// or postgresql:// URL'],
-  ])('a bad environment (%j) prints the variable and exits non-zero without starting anything', async (extra, message) => {
-    const server = run(cleanEnv({ EMBEDDED_PG_DATA_DIR: join(root, 'never'), ...extra }));
-    running.push(server);
-    const code = await server.exited;
-    expect(code).toBe(1);
-    expect(server.output()).toContain(message);
-    expect(existsSync(join(root, 'never'))).toBe(false);
-  }, 30_000);
+  ])(
+    'a bad environment (%j) prints the variable and exits non-zero without starting anything',
+    async (extra, message) => {
+      const server = run(cleanEnv({ EMBEDDED_PG_DATA_DIR: join(root, 'never'), ...extra }));
+      running.push(server);
+      const code = await server.exited;
+      expect(code).toBe(1);
+      expect(server.output()).toContain(message);
+      expect(existsSync(join(root, 'never'))).toBe(false);
+    },
+    30_000,
+  );
 });

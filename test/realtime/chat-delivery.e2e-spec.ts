@@ -81,7 +81,12 @@ describe('chat_message on the live socket and by push', () => {
       },
     ]);
     const toPassenger = pushesTo(passengerToken).slice(before.passenger);
-    expect(toPassenger.map((m) => [m.data, m.notification])).toEqual([[{ type: 'chat_message', ride_id: rideId }, { title: 'Message from your driver', body: 'No problem' }]]);
+    expect(toPassenger.map((m) => [m.data, m.notification])).toEqual([
+      [
+        { type: 'chat_message', ride_id: rideId },
+        { title: 'Message from your driver', body: 'No problem' },
+      ],
+    ]);
 
     // With a live socket, the socket gets it and no push goes out.
     const socket = await LiveClient.connect(t, driver.accessToken);

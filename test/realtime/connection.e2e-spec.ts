@@ -73,7 +73,9 @@ describe('live channel: connection, protocol and protection', () => {
       const inactive = await createUser(t);
       await t.db.query('UPDATE users SET is_active = false WHERE id = $1', [inactive.id]);
       await expectRefused(inactive.accessToken);
-      const ghost = t.get(JwtService).sign({ sub: '987654321', role: 'passenger', type: 'access', iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 600 });
+      const ghost = t
+        .get(JwtService)
+        .sign({ sub: '987654321', role: 'passenger', type: 'access', iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 600 });
       await expectRefused(ghost);
     });
 

@@ -143,7 +143,7 @@ describeWithRedis('matching from the Redis live position store (two instances)',
     const ride = await bookRide(a, passenger, { pickup: munich, dropoff: { address: 'Odeonsplatz', latitude: 48.1423, longitude: 11.5774 } });
     // The booking reaches B's open requests over Redis (the contract's bound is 100 ms): B's nearby
     // answers from its own default point, the heartbeat A received, once the ride is there.
-    const ids = await waitFor('the ride in B\'s nearby', async () => {
+    const ids = await waitFor("the ride in B's nearby", async () => {
       const res = await nearby();
       expect(res.statusCode).toBe(200);
       const listed = (res.json() as Array<{ id: string }>).map((r) => r.id);

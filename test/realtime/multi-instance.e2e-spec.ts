@@ -45,7 +45,9 @@ if (REDIS_SOURCE) {
     it('delivers the events of REST calls made on one instance to sockets held by the other, once each', async () => {
       // The driver goes online and reports its position through instance two; it is connected to instance two.
       for (const d of [driver, bystander]) {
-        expect((await second.request({ method: 'PUT', url: '/api/v1/driver/status', token: d.accessToken, payload: { is_online: true } })).statusCode).toBe(200);
+        expect((await second.request({ method: 'PUT', url: '/api/v1/driver/status', token: d.accessToken, payload: { is_online: true } })).statusCode).toBe(
+          200,
+        );
       }
       const near = { latitude: PICKUP.latitude + 0.001, longitude: PICKUP.longitude };
       expect((await second.request({ method: 'PUT', url: '/api/v1/driver/location', token: driver.accessToken, payload: near })).statusCode).toBe(200);

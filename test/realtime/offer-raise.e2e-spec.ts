@@ -26,7 +26,11 @@ describe('live channel: a raised offer reaches the drivers matched now', () => {
     expect(res.statusCode).toBe(200);
   }
   const matched = async () => [...(await t.get(NearbyDriversPort).findOnlineDriverIdsNear(1, PICKUP, t.config.matchingRadiusKm))].sort().join();
-  const ids = (...names: string[]) => names.map((n) => drivers[n]!.id).sort().join();
+  const ids = (...names: string[]) =>
+    names
+      .map((n) => drivers[n]!.id)
+      .sort()
+      .join();
 
   beforeAll(async () => {
     t = await startTestApp({ env: { LOCATION_FLUSH_MS: '50' } });

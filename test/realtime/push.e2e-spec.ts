@@ -88,7 +88,14 @@ describe('push notifications to apps without a live socket (FCM HTTP v1, CONTRAC
 
   it('takes the push token from registration and follows a ride: bid, acceptance, status, cancellation, each to its receivers', async () => {
     const signed = await signUp(t, { extra: { push_token: 'fcm-registered-passenger' } });
-    const passenger: TestUser = { id: signed.user.id, phone: signed.phone, email: '', role: 'passenger', accessToken: signed.access_token, refreshToken: signed.refresh_token };
+    const passenger: TestUser = {
+      id: signed.user.id,
+      phone: signed.phone,
+      email: '',
+      role: 'passenger',
+      accessToken: signed.access_token,
+      refreshToken: signed.refresh_token,
+    };
     const winner = await nearbyDriver();
     const winnerToken = await withToken(winner);
     const loser = await nearbyDriver();

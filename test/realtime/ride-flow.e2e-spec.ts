@@ -69,7 +69,12 @@ describe('live channel: a ride followed end to end from REST calls', () => {
     const ride = await bookRide(t, passenger);
     for (const name of ['near1', 'near2']) {
       const message = await live[name].next();
-      expect(message).toEqual({ type: 'ride_requested', ride_id: ride.id, data: { ride: expect.objectContaining({ id: ride.id, status: 'requested' }) }, at: expect.any(String) });
+      expect(message).toEqual({
+        type: 'ride_requested',
+        ride_id: ride.id,
+        data: { ride: expect.objectContaining({ id: ride.id, status: 'requested' }) },
+        at: expect.any(String),
+      });
     }
     await expectNothingMore(everyone());
 
@@ -94,9 +99,17 @@ describe('live channel: a ride followed end to end from REST calls', () => {
     const accepted = await accept(t, passenger, ride.id, bid1.id);
     expect(accepted.statusCode).toBe(200);
     for (const name of ['passenger', 'near1']) {
-      expect(await live[name].next()).toMatchObject({ type: 'ride_accepted', ride_id: ride.id, data: { ride: { status: 'accepted', driver: { id: near1.id } } } });
+      expect(await live[name].next()).toMatchObject({
+        type: 'ride_accepted',
+        ride_id: ride.id,
+        data: { ride: { status: 'accepted', driver: { id: near1.id } } },
+      });
     }
-    expect(await live.near2.next()).toMatchObject({ type: 'ride_accepted', ride_id: ride.id, data: { ride: { status: 'accepted', driver: null }, bid_status: 'rejected' } });
+    expect(await live.near2.next()).toMatchObject({
+      type: 'ride_accepted',
+      ride_id: ride.id,
+      data: { ride: { status: 'accepted', driver: null }, bid_status: 'rejected' },
+    });
     await expectNothingMore(everyone());
 
     // The driver's snapshot shows the assigned ride.
@@ -105,7 +118,12 @@ describe('live channel: a ride followed end to end from REST calls', () => {
     await driverAgain.close();
 
     // Location heartbeat: driver_location to this ride's passenger only.
-    const heartbeat = await t.request({ method: 'PUT', url: '/api/v1/driver/location', token: near1.accessToken, payload: { latitude: 52.52, longitude: 13.41, heading: 180, speed: 7 } });
+    const heartbeat = await t.request({
+      method: 'PUT',
+      url: '/api/v1/driver/location',
+      token: near1.accessToken,
+      payload: { latitude: 52.52, longitude: 13.41, heading: 180, speed: 7 },
+    });
     expect(heartbeat.statusCode).toBe(200);
     expect(await live.passenger.next()).toMatchObject({
       type: 'driver_location',
@@ -150,7 +168,11 @@ describe('live channel: a ride followed end to end from REST calls', () => {
 
     expect((await cancel(t, near2, ride.id)).statusCode).toBe(200);
     for (const name of ['passenger', 'near2']) {
-      expect(await live[name].next()).toMatchObject({ type: 'ride_cancelled', ride_id: ride.id, data: { cancelled_by: 'driver', ride: { status: 'cancelled' } } });
+      expect(await live[name].next()).toMatchObject({
+        type: 'ride_cancelled',
+        ride_id: ride.id,
+        data: { cancelled_by: 'driver', ride: { status: 'cancelled' } },
+      });
     }
     await expectNothingMore(everyone());
   });
@@ -164,7 +186,11 @@ describe('live channel: a ride followed end to end from REST calls', () => {
     await t.db.query(`UPDATE rides SET expires_at = now() - interval '1 second' WHERE id = $1`, [ride.id]);
     expect(await t.get(RideExpiryJob).sweep()).toBe(1);
     expect(await live.passenger.next()).toMatchObject({ type: 'ride_status_changed', ride_id: ride.id, data: { ride: { id: ride.id, status: 'expired' } } });
-    expect(await live.near1.next()).toMatchObject({ type: 'ride_status_changed', ride_id: ride.id, data: { ride: { status: 'expired' }, bid_status: 'withdrawn' } });
+    expect(await live.near1.next()).toMatchObject({
+      type: 'ride_status_changed',
+      ride_id: ride.id,
+      data: { ride: { status: 'expired' }, bid_status: 'withdrawn' },
+    });
     await expectNothingMore(everyone());
   });
 

@@ -19,7 +19,10 @@ describe('live channel: who receives what', () => {
   let stranger: TestUser;
   const clients: Record<string, LiveClient> = {};
   const all = (): LiveClient[] => Object.values(clients);
-  const except = (...names: string[]): LiveClient[] => Object.entries(clients).filter(([n]) => !names.includes(n)).map(([, c]) => c);
+  const except = (...names: string[]): LiveClient[] =>
+    Object.entries(clients)
+      .filter(([n]) => !names.includes(n))
+      .map(([, c]) => c);
 
   const RIDE_ID = '3f1c7d1e-0000-4000-8000-000000000001';
   const ride = (status: RideStatus, extra: Record<string, unknown> = {}) =>
@@ -93,7 +96,12 @@ describe('live channel: who receives what', () => {
       ride: cancelled,
     });
     for (const c of [clients.passenger, clients.winner]) {
-      expect(await c.next()).toEqual({ type: 'ride_cancelled', ride_id: RIDE_ID, data: { ride: cancelled, cancelled_by: 'passenger' }, at: expect.any(String) });
+      expect(await c.next()).toEqual({
+        type: 'ride_cancelled',
+        ride_id: RIDE_ID,
+        data: { ride: cancelled, cancelled_by: 'passenger' },
+        at: expect.any(String),
+      });
     }
     expect(await clients.loser.next()).toMatchObject({
       type: 'ride_cancelled',
@@ -104,7 +112,14 @@ describe('live channel: who receives what', () => {
 
   it('a requested ride cancelled by its passenger reaches the passenger and the bidders', async () => {
     const cancelled = ride('requested', { status: 'cancelled', cancelled_by: 'passenger' });
-    bus.publish('ride.cancelled', { ride_id: RIDE_ID, passenger_id: passenger.id, driver_id: null, bidder_driver_ids: [loser.id, winner.id], cancelled_by: 'passenger', ride: cancelled });
+    bus.publish('ride.cancelled', {
+      ride_id: RIDE_ID,
+      passenger_id: passenger.id,
+      driver_id: null,
+      bidder_driver_ids: [loser.id, winner.id],
+      cancelled_by: 'passenger',
+      ride: cancelled,
+    });
     expect(await clients.passenger.next()).toMatchObject({ type: 'ride_cancelled', data: { ride: { status: 'cancelled' } } });
     for (const c of [clients.loser, clients.winner]) expect(await c.next()).toMatchObject({ type: 'ride_cancelled', data: { bid_status: 'withdrawn' } });
     await expectNothingMore(all());
@@ -134,7 +149,12 @@ describe('live channel: who receives what', () => {
 
   it('nobody is sent events about a ride of a user who is not connected', async () => {
     bus.publish('bid.submitted', { ride_id: RIDE_ID, passenger_id: 999_999, driver_id: loser.id, bid: partialBid({ id: 'x' }) });
-    bus.publish('driver.location_updated', { ride_id: RIDE_ID, passenger_id: 999_999, driver_id: winner.id, location: { latitude: 1, longitude: 1, heading: null, speed: null, accuracy: null, at: new Date().toISOString() } });
+    bus.publish('driver.location_updated', {
+      ride_id: RIDE_ID,
+      passenger_id: 999_999,
+      driver_id: winner.id,
+      location: { latitude: 1, longitude: 1, heading: null, speed: null, accuracy: null, at: new Date().toISOString() },
+    });
     await expectNothingMore(except());
   });
 });

@@ -19,9 +19,10 @@ describe('scripts/watch-live.js', () => {
     const child = spawn(process.execPath, [join(__dirname, '../../scripts/watch-live.js'), '--url', t.wsUrl, '--token', user.accessToken]);
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const seen = (text: string) => waitFor(`"${text}" printed`, () => output.includes(text)).catch(() => {
-      throw new Error(`"${text}" not printed; got: ${output}`);
-    });
+    const seen = (text: string) =>
+      waitFor(`"${text}" printed`, () => output.includes(text)).catch(() => {
+        throw new Error(`"${text}" not printed; got: ${output}`);
+      });
     try {
       await seen('ride_snapshot');
       t.get(EventBus).publish('bid.submitted', { ride_id: 'ride-42', passenger_id: user.id, driver_id: 1, bid: partialBid({ id: 'bid-42' }) });

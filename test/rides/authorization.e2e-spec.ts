@@ -112,10 +112,20 @@ describe('object-level authorization on rides', () => {
     const pending = await createUser(t, { role: 'driver', driverStatus: 'pending' });
     expect((await t.request({ method: 'PUT', url: '/api/v1/driver/status', token: pending.accessToken, payload: { is_online: true } })).statusCode).toBe(403);
     expect((await t.request({ method: 'GET', url: '/api/v1/driver/rides/nearby?latitude=1&longitude=1', token: pending.accessToken })).statusCode).toBe(403);
-    const bid = await t.request({ method: 'POST', url: `/api/v1/driver/rides/${ride.id}/bid`, token: pending.accessToken, payload: { amount: 5, eta_minutes: 2 } });
+    const bid = await t.request({
+      method: 'POST',
+      url: `/api/v1/driver/rides/${ride.id}/bid`,
+      token: pending.accessToken,
+      payload: { amount: 5, eta_minutes: 2 },
+    });
     expect(bid.statusCode).toBe(403);
     const offline = await createUser(t, { role: 'driver' });
-    const offlineBid = await t.request({ method: 'POST', url: `/api/v1/driver/rides/${ride.id}/bid`, token: offline.accessToken, payload: { amount: 5, eta_minutes: 2 } });
+    const offlineBid = await t.request({
+      method: 'POST',
+      url: `/api/v1/driver/rides/${ride.id}/bid`,
+      token: offline.accessToken,
+      payload: { amount: 5, eta_minutes: 2 },
+    });
     expect(offlineBid.statusCode).toBe(403);
   });
 });

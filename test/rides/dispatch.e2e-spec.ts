@@ -23,7 +23,12 @@ describe('ride later: the dispatcher', () => {
   async function matchableDriver(): Promise<TestUser> {
     const driver = await createUser(t, { role: 'driver', vehicleCategoryId: 1 });
     await t.request({ method: 'PUT', url: '/api/v1/driver/status', token: driver.accessToken, payload: { is_online: true } });
-    await t.request({ method: 'PUT', url: '/api/v1/driver/location', token: driver.accessToken, payload: { latitude: PICKUP.latitude, longitude: PICKUP.longitude } });
+    await t.request({
+      method: 'PUT',
+      url: '/api/v1/driver/location',
+      token: driver.accessToken,
+      payload: { latitude: PICKUP.latitude, longitude: PICKUP.longitude },
+    });
     const port = t.get(NearbyDriversPort);
     await waitFor('the driver matchable', async () => (await port.findOnlineDriverIdsNear(1, PICKUP, t.config.matchingRadiusKm)).includes(driver.id));
     return driver;
@@ -48,7 +53,10 @@ describe('ride later: the dispatcher', () => {
     expect((await scheduledList(t, passenger)).total).toBe(0);
     const bid = await placeBid(t, driver, ride.id, 12);
     expect((await accept(t, passenger, ride.id, bid.id)).statusCode).toBe(200);
-    const [event] = await t.db.query(`SELECT from_status, to_status, actor_role, actor_user_id FROM ride_events WHERE ride_id = $1 AND to_status = 'requested'`, [ride.id]);
+    const [event] = await t.db.query(
+      `SELECT from_status, to_status, actor_role, actor_user_id FROM ride_events WHERE ride_id = $1 AND to_status = 'requested'`,
+      [ride.id],
+    );
     expect(event).toEqual({ from_status: 'scheduled', to_status: 'requested', actor_role: 'system', actor_user_id: null });
     await Promise.all([passengerLive.close(), driverLive.close()]);
   });
@@ -126,4 +134,3 @@ describe('ride later: the dispatcher', () => {
     await live.close();
   });
 });
-

@@ -37,7 +37,17 @@ describe('POST /api/v1/rides/estimate', () => {
       distance_km: 14.46,
       duration_minutes: 29,
       currency: 'USD',
-      breakdown: { base: 2.5, distance: 17.35, time: 7.25, surge_multiplier: 1, subtotal: 27.1, minimum_fare: 6, minimum_fare_applied: false, discount: 0, total: 27.1 },
+      breakdown: {
+        base: 2.5,
+        distance: 17.35,
+        time: 7.25,
+        surge_multiplier: 1,
+        subtotal: 27.1,
+        minimum_fare: 6,
+        minimum_fare_applied: false,
+        discount: 0,
+        total: 27.1,
+      },
       promo: null,
     });
   });

@@ -58,7 +58,12 @@ describe('ride expiry', () => {
     await b.db.query(`UPDATE rides SET expires_at = now() - interval '1 second' WHERE id = $1`, [ride.id]);
     const res = await b.request({ method: 'POST', url: `/api/v1/rides/${ride.id}/bids/${bid.id}/accept`, token: passenger.accessToken });
     expect(res.statusCode).toBe(409);
-    const late = await b.request({ method: 'POST', url: `/api/v1/driver/rides/${ride.id}/bid`, token: driver.accessToken, payload: { amount: 3, eta_minutes: 1 } });
+    const late = await b.request({
+      method: 'POST',
+      url: `/api/v1/driver/rides/${ride.id}/bid`,
+      token: driver.accessToken,
+      payload: { amount: 3, eta_minutes: 1 },
+    });
     expect(late.statusCode).toBe(409);
   });
 });

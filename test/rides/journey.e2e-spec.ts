@@ -14,8 +14,7 @@ describe('the whole passenger and driver journey (spec call order)', () => {
   it('books, bids, accepts, drives, completes, pays and shows up in history and earnings', async () => {
     const passenger = await createUser(t);
     const driver = await createUser(t, { role: 'driver' });
-    const call = (token: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
-      t.request({ method, url: `/api/v1${url}`, token, payload });
+    const call = (token: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => t.request({ method, url: `/api/v1${url}`, token, payload });
 
     // Passenger: categories, estimate, book.
     const categories = await t.request({ method: 'GET', url: '/api/v1/rides/categories' });

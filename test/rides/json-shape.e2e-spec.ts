@@ -39,7 +39,12 @@ describe('json-shape: the SQL and the JavaScript compilations of a shape agree',
         s: { from: ['s'] },
         deep: {
           nullIf: [['j', 'o']],
-          fields: { a: { from: ['j', 'o', 'a'] }, b: { from: ['j', 'o', 'b'], as: 'major' }, missing: { from: ['j', 'o', 'nope'] }, at: { from: ['j', 'o', 'at'], as: 'iso' } },
+          fields: {
+            a: { from: ['j', 'o', 'a'] },
+            b: { from: ['j', 'o', 'b'], as: 'major' },
+            missing: { from: ['j', 'o', 'nope'] },
+            at: { from: ['j', 'o', 'at'], as: 'iso' },
+          },
         },
         guarded: { nullIf: [['s'], ['m']], fields: { x: { from: ['j', 'x'] } } },
       },
@@ -50,13 +55,24 @@ describe('json-shape: the SQL and the JavaScript compilations of a shape agree',
       ('1999-12-31 23:59:59.0005+02', -7, '0', 2.675, 'X', '{}'::jsonb, '')
     ) AS v(t, m, n, h, c, j, s)`;
     const js = compileJsonShape(shape);
-    const fromSql: Array<{ body: string; row: string }> = await t.db.query(`SELECT ${jsonShapeSql(shape, 'v')}::text AS body, row_to_json(v)::text AS row FROM ${rows}`);
+    const fromSql: Array<{ body: string; row: string }> = await t.db.query(
+      `SELECT ${jsonShapeSql(shape, 'v')}::text AS body, row_to_json(v)::text AS row FROM ${rows}`,
+    );
     const raw: Row[] = await t.db.query(`SELECT * FROM ${rows}`);
     expect(fromSql).toHaveLength(3);
     fromSql.forEach((r, i) => expect(JSON.parse(r.body)).toStrictEqual(JSON.parse(JSON.stringify(js(raw[i]!)))));
-    expect(JSON.parse(fromSql[0]!.body)).toMatchObject({ t: '2024-05-06T07:08:09.999Z', m: 19.99, n: 4.67, c: 'EUR', s: 'tab\there "q" \\ é中', deep: { a: [1, 'x'], b: 2.5, missing: null } });
+    expect(JSON.parse(fromSql[0]!.body)).toMatchObject({
+      t: '2024-05-06T07:08:09.999Z',
+      m: 19.99,
+      n: 4.67,
+      c: 'EUR',
+      s: 'tab\there "q" \\ é中',
+      deep: { a: [1, 'x'], b: 2.5, missing: null },
+    });
     expect(JSON.parse(fromSql[1]!.body)).toMatchObject({ t: null, m: null, deep: null, guarded: null });
-    expect(() => jsonShapeSql({ fields: { x: { from: ["x'; DROP TABLE rides; --"] } } } as unknown as ObjectSpec<{ x: unknown }, Record<string, unknown>>, 'v')).toThrow(/unsafe name/);
+    expect(() =>
+      jsonShapeSql({ fields: { x: { from: ["x'; DROP TABLE rides; --"] } } } as unknown as ObjectSpec<{ x: unknown }, Record<string, unknown>>, 'v'),
+    ).toThrow(/unsafe name/);
   });
 
   it('for rides of every shape: promo, round trip, per hour, assigned driver with vehicle, fare, odd timestamps', async () => {
@@ -77,7 +93,9 @@ describe('json-shape: the SQL and the JavaScript compilations of a shape agree',
     ids.push((await bookRide(t, await createUser(t), { ride_type: 'per_hour', duration_minutes: 120, end_scheduled_at: later })).id);
     const { rideId } = await acceptedRide(t, { amount: 12.35 });
     ids.push(rideId);
-    await t.db.query(`UPDATE drivers SET rating_sum = 14, ratings_count = 3, rating = 4.67 WHERE user_id = (SELECT driver_id FROM rides WHERE id = $1)`, [rideId]);
+    await t.db.query(`UPDATE drivers SET rating_sum = 14, ratings_count = 3, rating = 4.67 WHERE user_id = (SELECT driver_id FROM rides WHERE id = $1)`, [
+      rideId,
+    ]);
     // Sub-millisecond parts: Date keeps milliseconds by truncation, so must the SQL.
     await t.db.query(
       `UPDATE rides SET fare_minor = 1999, accepted_at = '2024-05-06 07:08:09.999999+00', arrived_at = '1999-12-31 23:59:59.0005+02',

@@ -59,7 +59,11 @@ describeWithRedis('open requests across instances: raised offers and rides booke
   afterAll(() => closeSentinels([apps().first, apps().second]));
 
   const page = async (t: TestApp, driver: TestUser, latitude: number) => {
-    const res = await t.request({ method: 'GET', url: `/api/v1/driver/rides/nearby?latitude=${latitude}&longitude=7.5&radius_km=5`, token: driver.accessToken });
+    const res = await t.request({
+      method: 'GET',
+      url: `/api/v1/driver/rides/nearby?latitude=${latitude}&longitude=7.5&radius_km=5`,
+      token: driver.accessToken,
+    });
     expect(res.statusCode).toBe(200);
     return res.json() as Array<{ id: string; offered_fare: number | null; status: string }>;
   };

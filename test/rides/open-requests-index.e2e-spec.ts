@@ -122,9 +122,7 @@ describe('open requests in memory', () => {
       [{ latitude: 90, longitude: 0 }, 30],
     ] as const) {
       for (const category of [1, 2]) {
-        const want = seeded.filter(
-          (s) => !s.expired && s.status === 'requested' && s.category === category && haversineKm(point, s) <= radiusKm,
-        ).length;
+        const want = seeded.filter((s) => !s.expired && s.status === 'requested' && s.category === category && haversineKm(point, s) <= radiusKm).length;
         expect(rides.countOpenRequestsNear(point, radiusKm, category)).toBe(want);
       }
     }

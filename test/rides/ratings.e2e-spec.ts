@@ -63,7 +63,12 @@ describe('ratings', () => {
 
     // Drivers see the passenger's average on a new request: in ride_requested and in nearby.
     const other = await onlineDriver(t);
-    const beat = await t.request({ method: 'PUT', url: '/api/v1/driver/location', token: other.accessToken, payload: { latitude: 52.522, longitude: 13.4132 } });
+    const beat = await t.request({
+      method: 'PUT',
+      url: '/api/v1/driver/location',
+      token: other.accessToken,
+      payload: { latitude: 52.522, longitude: 13.4132 },
+    });
     expect(beat.statusCode).toBe(200);
     const socket = await LiveClient.connect(t, other.accessToken);
     const next = await bookRide(t, passenger);
@@ -212,7 +217,10 @@ describe('ratings', () => {
       expect((await rate(passenger, rideId, { stars: 5, comment: 'Great' })).statusCode).toBe(201);
       const event = await driverSocket.next('ride_rated');
       expect(event.ride_id).toBe(rideId);
-      expect(event.data).toMatchObject({ rating: { ride_id: rideId, rated_by: 'passenger', stars: 5, comment: 'Great' }, ride: { id: rideId, driver_rating: 5 } });
+      expect(event.data).toMatchObject({
+        rating: { ride_id: rideId, rated_by: 'passenger', stars: 5, comment: 'Great' },
+        ride: { id: rideId, driver_rating: 5 },
+      });
       await expectNothingMore([passengerSocket]);
     } finally {
       await driverSocket.close();

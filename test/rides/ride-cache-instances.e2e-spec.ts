@@ -23,14 +23,29 @@ describeWithRedis('ride caches across two instances (Redis events)', () => {
 
     const bid = await placeBid(a, driver, ride.id);
     expect((await accept(a, passenger, ride.id, bid.id)).statusCode).toBe(200);
-    expect(await until(() => statusOn(b, passenger, ride.id), (s) => s === 'accepted')).toBe('accepted');
+    expect(
+      await until(
+        () => statusOn(b, passenger, ride.id),
+        (s) => s === 'accepted',
+      ),
+    ).toBe('accepted');
     expect(await statusOn(b, driver, ride.id)).toBe('accepted');
 
     expect((await setStatus(a, driver, ride.id, 'driver_arrived')).statusCode).toBe(200);
-    expect(await until(() => statusOn(b, passenger, ride.id), (s) => s === 'driver_arrived')).toBe('driver_arrived');
+    expect(
+      await until(
+        () => statusOn(b, passenger, ride.id),
+        (s) => s === 'driver_arrived',
+      ),
+    ).toBe('driver_arrived');
 
     expect((await cancel(a, passenger, ride.id)).statusCode).toBe(200);
-    expect(await until(() => statusOn(b, driver, ride.id), (s) => s === 'cancelled')).toBe('cancelled');
+    expect(
+      await until(
+        () => statusOn(b, driver, ride.id),
+        (s) => s === 'cancelled',
+      ),
+    ).toBe('cancelled');
   });
 
   it('nearby on one instance follows bookings and acceptances made on the other', async () => {
@@ -39,10 +54,20 @@ describeWithRedis('ride caches across two instances (Redis events)', () => {
     expect(await nearbyIds(b, driver, pickup)).toEqual([]);
     const passenger = await createUser(a);
     const ride = await bookRide(a, passenger, { pickup });
-    expect(await until(() => nearbyIds(b, driver, pickup), (ids) => ids.length === 1)).toEqual([ride.id]);
+    expect(
+      await until(
+        () => nearbyIds(b, driver, pickup),
+        (ids) => ids.length === 1,
+      ),
+    ).toEqual([ride.id]);
 
     const bid = await placeBid(a, driver, ride.id);
     expect((await accept(a, passenger, ride.id, bid.id)).statusCode).toBe(200);
-    expect(await until(() => nearbyIds(b, driver, pickup), (ids) => ids.length === 0)).toEqual([]);
+    expect(
+      await until(
+        () => nearbyIds(b, driver, pickup),
+        (ids) => ids.length === 0,
+      ),
+    ).toEqual([]);
   });
 });

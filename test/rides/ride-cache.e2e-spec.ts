@@ -216,9 +216,7 @@ describe('nearby (no cache: every change shows at once)', () => {
         }
       }
     }
-    expect(((await nearby(t, driver, points[0]!, 5)).json() as Json[]).map((r) => r.id)).toEqual(
-      [rides[0], rides[3], rides[1], rides[2]].map((r) => r.id),
-    );
+    expect(((await nearby(t, driver, points[0]!, 5)).json() as Json[]).map((r) => r.id)).toEqual([rides[0], rides[3], rides[1], rides[2]].map((r) => r.id));
   });
 
   it("the driver's category still filters", async () => {

@@ -11,7 +11,16 @@ export const DROPOFF = { address: 'Potsdamer Platz 1, Berlin', latitude: 52.5096
 export type Json = Record<string, unknown>;
 
 export function bookingBody(overrides: object = {}): Json & { pickup: typeof PICKUP; dropoff: typeof DROPOFF } {
-  return { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'one_way', vehicle_category_id: 1, passenger_count: 1, children: 0, payment_method: 'cash', ...overrides };
+  return {
+    pickup: PICKUP,
+    dropoff: DROPOFF,
+    ride_type: 'one_way',
+    vehicle_category_id: 1,
+    passenger_count: 1,
+    children: 0,
+    payment_method: 'cash',
+    ...overrides,
+  };
 }
 
 export async function bookRide(t: TestApp, passenger: TestUser, overrides: object = {}): Promise<RideView> {
@@ -23,10 +32,11 @@ export async function bookRide(t: TestApp, passenger: TestUser, overrides: objec
 /** An approved driver, online, placed near the default pickup. */
 export async function onlineDriver(t: TestApp, options: CreateUserOptions = {}): Promise<TestUser> {
   const driver = await createUser(t, { role: 'driver', ...options });
-  await t.db.query(
-    `UPDATE drivers SET last_latitude = $2, last_longitude = $3, last_location_at = now() WHERE user_id = $1`,
-    [driver.id, PICKUP.latitude + 0.001, PICKUP.longitude],
-  );
+  await t.db.query(`UPDATE drivers SET last_latitude = $2, last_longitude = $3, last_location_at = now() WHERE user_id = $1`, [
+    driver.id,
+    PICKUP.latitude + 0.001,
+    PICKUP.longitude,
+  ]);
   // Through the service, so that the matcher's memory on every instance hears of it.
   await t.get(DriversService).setOnline(driver.id, true);
   return driver;

@@ -73,7 +73,12 @@ describe('ride later: booking for later', () => {
     expect(second).toMatchObject({ page: 2, limit: 1, total: 2 });
     expect(second.items.map((r) => r.id)).toEqual([late.id]);
     const history = await t.request({ method: 'GET', url: '/api/v1/passenger/rides?status=scheduled', token: passenger.accessToken });
-    expect(history.json().items.map((r: { id: string }) => r.id).sort()).toEqual([soon.id, late.id].sort());
+    expect(
+      history
+        .json()
+        .items.map((r: { id: string }) => r.id)
+        .sort(),
+    ).toEqual([soon.id, late.id].sort());
     // Only the caller's: another passenger sees an empty list.
     expect(await scheduledList(t, await createUser(t))).toEqual({ items: [], page: 1, limit: 20, total: 0 });
   });
@@ -139,7 +144,8 @@ describe('ride later: booking for later', () => {
   it('answers a retried booking for later with the same ride (Idempotency-Key), not a second one', async () => {
     const passenger = await createUser(t);
     const payload = bookingBody({ pickup_at: minutesAhead(90) });
-    const send = () => t.request({ method: 'POST', url: '/api/v1/rides/book', token: passenger.accessToken, payload, headers: { 'idempotency-key': 'later-1' } });
+    const send = () =>
+      t.request({ method: 'POST', url: '/api/v1/rides/book', token: passenger.accessToken, payload, headers: { 'idempotency-key': 'later-1' } });
     const first = await send();
     const again = await send();
     expect([first.statusCode, again.statusCode]).toEqual([201, 200]);
@@ -172,7 +178,12 @@ describe('ride later: booking for later', () => {
     const driver = await onlineDriver(t);
     const nearby = await t.request({ method: 'GET', url: '/api/v1/driver/rides/nearby?radius_km=50', token: driver.accessToken });
     expect(nearby.json().map((r: { id: string }) => r.id)).not.toContain(ride.id);
-    const bid = await t.request({ method: 'POST', url: `/api/v1/driver/rides/${ride.id}/bid`, token: driver.accessToken, payload: { amount: 10, eta_minutes: 3 } });
+    const bid = await t.request({
+      method: 'POST',
+      url: `/api/v1/driver/rides/${ride.id}/bid`,
+      token: driver.accessToken,
+      payload: { amount: 10, eta_minutes: 3 },
+    });
     expect(bid.statusCode).toBe(409);
     expect((await t.request({ method: 'GET', url: `/api/v1/rides/${ride.id}`, token: driver.accessToken })).statusCode).toBe(404);
   });

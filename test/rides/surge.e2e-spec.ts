@@ -28,8 +28,7 @@ describe('surge', () => {
     expect(res.statusCode).toBe(200);
     return res.json();
   };
-  const book = (overrides: object) =>
-    t.request({ method: 'POST', url: '/api/v1/rides/book', token: passenger.accessToken, payload: bookingBody(overrides) });
+  const book = (overrides: object) => t.request({ method: 'POST', url: '/api/v1/rides/book', token: passenger.accessToken, payload: bookingBody(overrides) });
   /** The same route moved east: a shift in longitude keeps every distance, so the calm fare is the same. */
   const shifted = (degrees: number) => ({
     pickup: { ...PICKUP, longitude: PICKUP.longitude + degrees },
@@ -88,7 +87,9 @@ describe('surge', () => {
     const refused = await book({ ...shifted(0.4), promo_code: 'SURGE1', offered_fare: calmMinimum });
     expect(refused.statusCode).toBe(400);
     const minimum = Math.ceil(quoted.breakdown.total * 70 - 1e-9) / 100;
-    expect(refused.json().message).toBe(`offered_fare must be at least ${minimum.toFixed(2)} (70% of the estimated total ${quoted.breakdown.total.toFixed(2)})`);
+    expect(refused.json().message).toBe(
+      `offered_fare must be at least ${minimum.toFixed(2)} (70% of the estimated total ${quoted.breakdown.total.toFixed(2)})`,
+    );
     const booked = await book({ ...shifted(0.4), promo_code: 'SURGE1', offered_fare: minimum });
     expect(booked.statusCode).toBe(201);
     expect(booked.json()).toMatchObject({ offered_fare: minimum, estimate: { breakdown: { surge_multiplier: 2, total: quoted.breakdown.total } } });

@@ -19,7 +19,8 @@ describe('ride check', () => {
   let t: TestApp;
   const locate = (driver: TestUser, at: { latitude: number; longitude: number }) =>
     t.request({ method: 'PUT', url: '/api/v1/driver/location', token: driver.accessToken, payload: at });
-  const answer = (user: TestUser, rideId: string, ok: unknown) => t.request({ method: 'POST', url: `/api/v1/rides/${rideId}/ride-check`, token: user.accessToken, payload: { ok } });
+  const answer = (user: TestUser, rideId: string, ok: unknown) =>
+    t.request({ method: 'POST', url: `/api/v1/rides/${rideId}/ride-check`, token: user.accessToken, payload: { ok } });
 
   beforeAll(async () => {
     t = await startTestApp({ env: { RIDE_CHECK_STOP_MINUTES: '0.01' } });

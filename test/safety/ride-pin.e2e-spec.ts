@@ -23,7 +23,12 @@ describe('start PIN', () => {
   const rideAs = async (user: TestUser, rideId: string): Promise<RideView> =>
     (await t.request({ method: 'GET', url: `/api/v1/rides/${rideId}`, token: user.accessToken })).json();
   const start = (driver: TestUser, rideId: string, pin?: unknown) =>
-    t.request({ method: 'PUT', url: `/api/v1/rides/${rideId}/status`, token: driver.accessToken, payload: pin === undefined ? { status: 'started' } : { status: 'started', pin } });
+    t.request({
+      method: 'PUT',
+      url: `/api/v1/rides/${rideId}/status`,
+      token: driver.accessToken,
+      payload: pin === undefined ? { status: 'started' } : { status: 'started', pin },
+    });
 
   beforeAll(async () => {
     t = await startTestApp({ env: { RIDE_PIN_TIMEZONE: zoneAtMidnight() } });

@@ -32,8 +32,7 @@ describe('SOS pushed to operators without a live socket', () => {
   const withDevice = async (user: { id: number }, token: string): Promise<void> => {
     await t.db.query(`UPDATE users SET device_token = $2 WHERE id = $1`, [user.id, token]);
   };
-  const pushesTo = (token: string) =>
-    fcm.delivered.filter((m) => m.token === token).map((m) => m.body.message as { data: Record<string, string> });
+  const pushesTo = (token: string) => fcm.delivered.filter((m) => m.token === token).map((m) => m.body.message as { data: Record<string, string> });
 
   it('pushes sos_raised to the operators away from the console, not to those watching it nor to the ride', async () => {
     const away: TestOperator = await createOperator(t, 'support');

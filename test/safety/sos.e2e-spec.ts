@@ -18,10 +18,12 @@ describe('SOS', () => {
   let operator: TestOperator;
   const sam = { name: 'Sam', phone: '+15551239001' };
   const kim = { name: 'Kim', phone: '+15551239002' };
-  const raise = (user: TestUser, rideId: string, payload?: Json) => t.request({ method: 'POST', url: `/api/v1/rides/${rideId}/sos`, token: user.accessToken, payload: payload ?? {} });
+  const raise = (user: TestUser, rideId: string, payload?: Json) =>
+    t.request({ method: 'POST', url: `/api/v1/rides/${rideId}/sos`, token: user.accessToken, payload: payload ?? {} });
   const contacts = (user: TestUser, list: unknown[]) =>
     t.request({ method: 'PUT', url: '/api/v1/users/me/emergency-contacts', token: user.accessToken, payload: { contacts: list } });
-  const adminList = (status?: string) => t.request({ method: 'GET', url: `/api/v1/admin/sos${status ? `?status=${status}` : ''}`, token: operator.accessToken });
+  const adminList = (status?: string) =>
+    t.request({ method: 'GET', url: `/api/v1/admin/sos${status ? `?status=${status}` : ''}`, token: operator.accessToken });
 
   beforeAll(async () => {
     twilio = await startFakeTwilio();
@@ -55,7 +57,15 @@ describe('SOS', () => {
     const res = await raise(passenger, rideId, { latitude: 52.51, longitude: 13.39 });
     expect(res.statusCode).toBe(201);
     const sos = res.json();
-    expect(sos).toEqual({ id: expect.any(Number), ride_id: rideId, raised_by: 'passenger', status: 'open', latitude: 52.51, longitude: 13.39, created_at: expect.any(String) });
+    expect(sos).toEqual({
+      id: expect.any(Number),
+      ride_id: rideId,
+      raised_by: 'passenger',
+      status: 'open',
+      latitude: 52.51,
+      longitude: 13.39,
+      created_at: expect.any(String),
+    });
     const [row] = await t.db.query(`SELECT status, raised_by_user_id FROM sos_alerts WHERE id = $1`, [sos.id]);
     expect(row).toEqual({ status: 'open', raised_by_user_id: passenger.id });
 
@@ -64,7 +74,9 @@ describe('SOS', () => {
     expect(event.data).toMatchObject({ sos, ride: { id: rideId, start_pin: null } });
     await expectNothingMore([live.passenger, live.driver]);
 
-    const texts = await waitFor('both texts delivered', () => (twilio.delivered().filter((r) => [sam.phone, kim.phone].includes(r.to!)).length === 2 ? twilio.requests.slice(before) : undefined));
+    const texts = await waitFor('both texts delivered', () =>
+      twilio.delivered().filter((r) => [sam.phone, kim.phone].includes(r.to!)).length === 2 ? twilio.requests.slice(before) : undefined,
+    );
     for (const text of texts) {
       expect(text.body).toContain('Paula');
       const url = /https:\/\/rides\.example\.com(\/api\/v1\/shared-rides\/[A-Za-z0-9_-]{43})/.exec(text.body!)![1]!;
@@ -138,7 +150,10 @@ describe('SOS', () => {
 
   it('with the SMS provider down the alert is still stored and announced; a number Twilio refuses is given up at its first refusal, not retried', async () => {
     const passenger = await createUser(t, { firstName: 'Omar' });
-    await contacts(passenger, [{ name: 'Ann', phone: '+15551239081' }, { name: 'Bob', phone: '+15551239082' }]);
+    await contacts(passenger, [
+      { name: 'Ann', phone: '+15551239081' },
+      { name: 'Bob', phone: '+15551239082' },
+    ]);
     twilio.refusedNumbers.set('+15551239082', 21211);
     const { rideId } = await acceptedRide(t, { passenger });
     const watcher = await LiveClient.connect(t, operator.accessToken);
@@ -177,13 +192,19 @@ describe('SOS', () => {
     const sos = (await raise(passenger, rideId)).json();
     expect((await adminList('open')).json().items.map((s: Json) => s.id)).toContain(sos.id);
     const finance = await createOperator(t, 'finance');
-    const notAllowed = await t.request({ method: 'POST', url: `/api/v1/admin/sos/${sos.id}/resolve`, token: finance.accessToken, payload: { reason: 'Checked' } });
+    const notAllowed = await t.request({
+      method: 'POST',
+      url: `/api/v1/admin/sos/${sos.id}/resolve`,
+      token: finance.accessToken,
+      payload: { reason: 'Checked' },
+    });
     expect(notAllowed.statusCode).toBe(403);
     expect((await t.request({ method: 'GET', url: '/api/v1/admin/sos', token: passenger.accessToken })).statusCode).toBe(403);
     const noReason = await t.request({ method: 'POST', url: `/api/v1/admin/sos/${sos.id}/resolve`, token: operator.accessToken, payload: {} });
     expect(noReason.statusCode).toBe(400);
 
-    const resolve = () => t.request({ method: 'POST', url: `/api/v1/admin/sos/${sos.id}/resolve`, token: operator.accessToken, payload: { reason: 'Called the rider: all fine' } });
+    const resolve = () =>
+      t.request({ method: 'POST', url: `/api/v1/admin/sos/${sos.id}/resolve`, token: operator.accessToken, payload: { reason: 'Called the rider: all fine' } });
     const res = await resolve();
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: sos.id, status: 'resolved', resolved_by: operator.id, resolution_reason: 'Called the rider: all fine' });
@@ -197,7 +218,9 @@ describe('SOS', () => {
     expect((await adminList('open')).json().items.map((s: Json) => s.id)).not.toContain(sos.id);
     expect((await adminList('resolved')).json().items.map((s: Json) => s.id)).toContain(sos.id);
     expect((await adminList('closed')).statusCode).toBe(400);
-    const audit = await t.db.query(`SELECT actor_id, action, target_type, reason FROM audit_log WHERE target_id = $1 AND action = 'sos.resolve'`, [String(sos.id)]);
+    const audit = await t.db.query(`SELECT actor_id, action, target_type, reason FROM audit_log WHERE target_id = $1 AND action = 'sos.resolve'`, [
+      String(sos.id),
+    ]);
     expect(audit).toEqual([{ actor_id: operator.id, action: 'sos.resolve', target_type: 'sos', reason: 'Called the rider: all fine' }]);
 
     // Resolved, the ride may raise a new one.

@@ -23,7 +23,9 @@ describe('API6 business flows: booking and bidding rates per user are bounded', 
     const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM rides WHERE passenger_id = $1`, [passenger.id]);
     expect(n).toBe(3);
     // Another passenger is not affected.
-    expect((await t.request({ method: 'POST', url: '/api/v1/rides/book', token: (await createUser(t)).accessToken, payload: bookingBody() })).statusCode).toBe(201);
+    expect((await t.request({ method: 'POST', url: '/api/v1/rides/book', token: (await createUser(t)).accessToken, payload: bookingBody() })).statusCode).toBe(
+      201,
+    );
   });
 
   it('a driver re-bidding in a loop gets 429 with Retry-After; the stored bid is the last accepted one', async () => {

@@ -90,10 +90,13 @@ describe('event-loop guard: /health/live stays fast while hostile bodies are sen
   /** Probes /health/live while SENDERS workers post these bodies back to back; what each side saw. */
   async function underLoad(bodies: HostileRequest[]): Promise<{ latencies: number[]; statuses: Record<string, number> }> {
     const workers = Array.from({ length: SENDERS }, (_, offset) => new Worker(SENDER, { eval: true, workerData: { base: t.baseUrl, bodies, offset } }));
-    const results = workers.map((worker) => new Promise<Record<string, number>>((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-    }));
+    const results = workers.map(
+      (worker) =>
+        new Promise<Record<string, number>>((resolve, reject) => {
+          worker.once('message', resolve);
+          worker.once('error', reject);
+        }),
+    );
     let latencies: number[] = [];
     try {
       await probe(t, 20, Date.now() + GIVE_UP_MS); // the senders are under way
@@ -107,23 +110,30 @@ describe('event-loop guard: /health/live stays fast while hostile bodies are sen
     return { latencies, statuses };
   }
 
-  it(`p99 of ${PROBES} probes under ${SENDERS} hostile senders stays within ${BUDGET_MS} ms of the same senders sending harmless bodies of the same size`, async () => {
-    const user = await createUser(t);
-    // The baseline: the same senders and requests with bodies of the same size but a harmless
-    // shape (one long string; refused as well), so that only the shape differs.
-    const harmless = hostileRequests(user.accessToken).map((request) => ({ ...request, body: `{"k":"${'x'.repeat(Math.max(0, request.body.length - 8))}"}` }));
-    const baseline = await underLoad(harmless);
-    const attack = await underLoad(hostileRequests(user.accessToken));
-    const [quiet, loud] = [p99(baseline.latencies), p99(attack.latencies)];
-    process.stdout.write(
-      `event-loop guard: /health/live p99 ${loud.toFixed(1)} ms under hostile bodies (${attack.latencies.length} probes, answers ${JSON.stringify(attack.statuses)}), ` +
-        `${quiet.toFixed(1)} ms under harmless ones of the same size (answers ${JSON.stringify(baseline.statuses)})\n`,
-    );
-    // Every hostile request was answered, as the 400 it is; none got through or broke the service.
-    expect(Object.keys(attack.statuses)).toEqual(['400']);
-    expect(attack.statuses['400']).toBeGreaterThanOrEqual(SENDERS);
-    expect(loud).toBeLessThan(quiet + BUDGET_MS);
-    // Enough probes for a p99 (on a quiet machine all of them arrive in a few seconds).
-    expect(attack.latencies.length).toBeGreaterThanOrEqual(MIN_PROBES);
-  }, GIVE_UP_MS * 5);
+  it(
+    `p99 of ${PROBES} probes under ${SENDERS} hostile senders stays within ${BUDGET_MS} ms of the same senders sending harmless bodies of the same size`,
+    async () => {
+      const user = await createUser(t);
+      // The baseline: the same senders and requests with bodies of the same size but a harmless
+      // shape (one long string; refused as well), so that only the shape differs.
+      const harmless = hostileRequests(user.accessToken).map((request) => ({
+        ...request,
+        body: `{"k":"${'x'.repeat(Math.max(0, request.body.length - 8))}"}`,
+      }));
+      const baseline = await underLoad(harmless);
+      const attack = await underLoad(hostileRequests(user.accessToken));
+      const [quiet, loud] = [p99(baseline.latencies), p99(attack.latencies)];
+      process.stdout.write(
+        `event-loop guard: /health/live p99 ${loud.toFixed(1)} ms under hostile bodies (${attack.latencies.length} probes, answers ${JSON.stringify(attack.statuses)}), ` +
+          `${quiet.toFixed(1)} ms under harmless ones of the same size (answers ${JSON.stringify(baseline.statuses)})\n`,
+      );
+      // Every hostile request was answered, as the 400 it is; none got through or broke the service.
+      expect(Object.keys(attack.statuses)).toEqual(['400']);
+      expect(attack.statuses['400']).toBeGreaterThanOrEqual(SENDERS);
+      expect(loud).toBeLessThan(quiet + BUDGET_MS);
+      // Enough probes for a p99 (on a quiet machine all of them arrive in a few seconds).
+      expect(attack.latencies.length).toBeGreaterThanOrEqual(MIN_PROBES);
+    },
+    GIVE_UP_MS * 5,
+  );
 });

@@ -28,11 +28,17 @@ export function operationsOf(document: OpenAPIObject): Operation[] {
       const op = item[method];
       if (!op) continue;
       const params = (op.parameters ?? []) as Array<{ in: string; name: string }>;
-      const media = (op.requestBody as { content?: Record<string, { schema?: { $ref?: string }; examples?: Record<string, { value: unknown }>; example?: unknown }> } | undefined)
-        ?.content?.['application/json'];
+      const media = (
+        op.requestBody as
+          { content?: Record<string, { schema?: { $ref?: string }; examples?: Record<string, { value: unknown }>; example?: unknown }> } | undefined
+      )?.content?.['application/json'];
       const ref = media?.schema?.$ref;
       const schema = ref ? (document.components?.schemas?.[ref.split('/').pop()!] as { properties?: object }) : undefined;
-      const samples = !media ? [] : media.examples ? Object.values(media.examples).map((e) => e.value) : [media.example ?? sampleFromSchema(media.schema ?? {}, doc)];
+      const samples = !media
+        ? []
+        : media.examples
+          ? Object.values(media.examples).map((e) => e.value)
+          : [media.example ?? sampleFromSchema(media.schema ?? {}, doc)];
       ops.push({
         method: method.toUpperCase() as Method,
         path,
@@ -47,16 +53,64 @@ export function operationsOf(document: OpenAPIObject): Operation[] {
 }
 
 export const HOSTILE_STRINGS = [
-  '', ' ', 'NaN', 'Infinity', '-Infinity', '-0', '1e309', '-1e309', '0x10', '1_000', '99999999999999999999999',
-  '-9223372036854775809', '5e-324', 'null', 'undefined', 'true', '[]', '{}', '../../../etc/passwd', '..%2F..%2F',
-  '%00', '\u0000', 'a\u0000b', 'a@b.c\u0000', '\u202e', '\ud800', 'x\udfffy', '\ude00\ud83d', '😀'.repeat(50), "' OR 1=1 --",
-  '<script>alert(1)</script>', '${7*7}', '__proto__', 'constructor', 'prototype',
-  '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff',
+  '',
+  ' ',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '-0',
+  '1e309',
+  '-1e309',
+  '0x10',
+  '1_000',
+  '99999999999999999999999',
+  '-9223372036854775809',
+  '5e-324',
+  'null',
+  'undefined',
+  'true',
+  '[]',
+  '{}',
+  '../../../etc/passwd',
+  '..%2F..%2F',
+  '%00',
+  '\u0000',
+  'a\u0000b',
+  'a@b.c\u0000',
+  '\u202e',
+  '\ud800',
+  'x\udfffy',
+  '\ude00\ud83d',
+  '😀'.repeat(50),
+  "' OR 1=1 --",
+  '<script>alert(1)</script>',
+  '${7*7}',
+  '__proto__',
+  'constructor',
+  'prototype',
+  '00000000-0000-0000-0000-000000000000',
+  'ffffffff-ffff-ffff-ffff-ffffffffffff',
 ];
 /** Raw JSON number tokens: -0, 2^53+1 and 1e309 cannot be written through JSON.stringify. */
 const EDGE_NUMBERS = [
-  '0', '-0', '-1', '1', '0.1', '1e308', '-1e308', '1e309', '-1e309', '5e-324', '-1e-400', '9007199254740993', '-9007199254740993',
-  '2147483648', '9223372036854775808', '1e-7', '12.345', '100000000000000000000000000000',
+  '0',
+  '-0',
+  '-1',
+  '1',
+  '0.1',
+  '1e308',
+  '-1e308',
+  '1e309',
+  '-1e309',
+  '5e-324',
+  '-1e-400',
+  '9007199254740993',
+  '-9007199254740993',
+  '2147483648',
+  '9223372036854775808',
+  '1e-7',
+  '12.345',
+  '100000000000000000000000000000',
 ];
 const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'];
 export const EXTRA_KEYS = [...PROTO_KEYS, 'role', 'fare', 'status', 'driver_id', 'balance', 'is_verified', 'is_blocked', 'id', 'user_id'];
@@ -67,7 +121,8 @@ export function encode(value: string): string {
 }
 
 const controlString = fc.string({ unit: fc.integer({ min: 0, max: 31 }).map((c) => String.fromCharCode(c)), maxLength: 20 });
-const surrogateString = fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 3 })
+const surrogateString = fc
+  .string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 3 })
   .chain((lone) => fc.tuple(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 })).map(([a, b]) => a + lone + b));
 const longString = fc.integer({ min: 256, max: 70_000 }).map((n) => 'x'.repeat(n));
 export const hostileString = fc.oneof(
@@ -93,7 +148,8 @@ export const jsonText: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie)
     { depthSize: 'small', withCrossShrink: true },
     scalarText,
     fc.array(tie('value'), { maxLength: 3 }).map((items) => `[${items.join(',')}]`),
-    fc.array(fc.tuple(fc.oneof(fc.constantFrom(...EXTRA_KEYS), fc.string({ maxLength: 8 })), tie('value')), { maxLength: 3 })
+    fc
+      .array(fc.tuple(fc.oneof(fc.constantFrom(...EXTRA_KEYS), fc.string({ maxLength: 8 })), tie('value')), { maxLength: 3 })
       .map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
   ),
 })).value;
@@ -118,7 +174,9 @@ function withReplacement(value: unknown, path: Array<string | number>, replaceme
   if (path.length === 0) return replacement;
   const [head, ...rest] = path;
   if (Array.isArray(value)) return `[${value.map((v, i) => (i === head ? withReplacement(v, rest, replacement) : JSON.stringify(v))).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>).map(([k, v]) => `${JSON.stringify(k)}:${k === head ? withReplacement(v, rest, replacement) : JSON.stringify(v)}`);
+  const entries = Object.entries(value as Record<string, unknown>).map(
+    ([k, v]) => `${JSON.stringify(k)}:${k === head ? withReplacement(v, rest, replacement) : JSON.stringify(v)}`,
+  );
   return `{${entries.join(',')}}`;
 }
 
@@ -136,7 +194,11 @@ function valueAt(value: unknown, path: Array<string | number>): unknown {
  */
 function mutatedSample(sample: unknown): fc.Arbitrary<string> {
   const paths = pathsOf(sample);
-  const replacement = fc.oneof({ weight: 4, arbitrary: jsonText }, { weight: 2, arbitrary: fc.constantFrom(...EDGE_NUMBERS) }, { weight: 1, arbitrary: bulkyValue });
+  const replacement = fc.oneof(
+    { weight: 4, arbitrary: jsonText },
+    { weight: 2, arbitrary: fc.constantFrom(...EDGE_NUMBERS) },
+    { weight: 1, arbitrary: bulkyValue },
+  );
   const replaced = fc.tuple(fc.constantFrom(...paths), replacement).map(([path, text]) => withReplacement(sample, path, text));
   const strings = paths.filter((path) => typeof valueAt(sample, path) === 'string');
   if (strings.length === 0) return replaced;
@@ -157,7 +219,12 @@ export function bodyFor(op: Operation): fc.Arbitrary<string | undefined> {
       fc.array(fc.tuple(fc.constantFrom(...PROTO_KEYS), protoValue), { maxLength: 1 }),
     )
     .chain(([fields, extras, protos]) =>
-      fc.tuple(fc.array(jsonText, { minLength: fields.length + extras.length, maxLength: fields.length + extras.length }), fc.constant(fields), fc.constant(extras), fc.constant(protos)),
+      fc.tuple(
+        fc.array(jsonText, { minLength: fields.length + extras.length, maxLength: fields.length + extras.length }),
+        fc.constant(fields),
+        fc.constant(extras),
+        fc.constant(protos),
+      ),
     )
     .map(([values, fields, extras, protos]) => {
       const keys = [...fields, ...extras];
@@ -177,8 +244,15 @@ export function bodyFor(op: Operation): fc.Arbitrary<string | undefined> {
 }
 
 export const CONTENT_TYPES = [
-  'application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded',
-  'multipart/form-data; boundary=x', 'application/xml', 'application/json; charset=utf-16', 'APPLICATION/JSON', '',
+  'application/json',
+  'application/json; charset=utf-8',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/xml',
+  'application/json; charset=utf-16',
+  'APPLICATION/JSON',
+  '',
 ];
 
 export function segmentValue(ids: string[]): fc.Arbitrary<string> {
@@ -195,6 +269,9 @@ export function queryFor(op: Operation): fc.Arbitrary<string> {
     { weight: 4, arbitrary: op.queryParams.length ? fc.constantFrom(...op.queryParams) : fc.constantFrom('page', 'limit') },
     { weight: 1, arbitrary: fc.constantFrom(...EXTRA_KEYS, 'limit[]', 'page[0]', 'a[b][c]') },
   );
-  const value = fc.oneof(hostileString.filter((s) => s.length < 5000), fc.constantFrom(...EDGE_NUMBERS));
+  const value = fc.oneof(
+    hostileString.filter((s) => s.length < 5000),
+    fc.constantFrom(...EDGE_NUMBERS),
+  );
   return fc.array(fc.tuple(names, value), { maxLength: 5 }).map((pairs) => pairs.map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&'));
 }

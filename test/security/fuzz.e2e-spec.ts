@@ -66,9 +66,12 @@ function isErrorShape(body: unknown, status: number): boolean {
   const b = body as Record<string, unknown>;
   const details = b.details as Array<Record<string, unknown>> | undefined;
   return (
-    b.statusCode === status && typeof b.error === 'string' && typeof b.message === 'string' &&
+    b.statusCode === status &&
+    typeof b.error === 'string' &&
+    typeof b.message === 'string' &&
     Object.keys(b).every((k) => ERROR_KEYS.includes(k)) &&
-    (details === undefined || (Array.isArray(details) && details.length <= 10 && details.every((d) => typeof d?.field === 'string' && typeof d?.message === 'string')))
+    (details === undefined ||
+      (Array.isArray(details) && details.length <= 10 && details.every((d) => typeof d?.field === 'string' && typeof d?.message === 'string')))
   );
 }
 
@@ -84,7 +87,13 @@ describe('fuzzing every OpenAPI operation (fast-check)', () => {
     const passenger: TestUser = await createUser(t, { walletBalanceMinor: 10_000 });
     const driver = await onlineDriver(t);
     const unregistered = await createUser(t, { registered: false });
-    tokens = { none: undefined, passenger: passenger.accessToken, driver: driver.accessToken, unregistered: unregistered.accessToken, garbage: 'eyJhbGciOiJub25lIn0.eyJzdWIiOjF9.' };
+    tokens = {
+      none: undefined,
+      passenger: passenger.accessToken,
+      driver: driver.accessToken,
+      unregistered: unregistered.accessToken,
+      garbage: 'eyJhbGciOiJub25lIn0.eyJzdWIiOjF9.',
+    };
     // Real objects of another passenger, so that fuzzed paths also reach rows the caller may not see.
     const owner = await createUser(t);
     const ride = await bookRide(t, owner);
@@ -115,7 +124,13 @@ describe('fuzzing every OpenAPI operation (fast-check)', () => {
   it('regression (found with seed 7): a bid amount printed in exponent form is a 400, not a TypeError and a 500', async () => {
     const url = `/api/v1/driver/rides/${ids[0]}/bid`;
     for (const amount of ['1e-7', '5e-324', '7e-323', '1.5e-10', '12.345']) {
-      const res = await t.request({ method: 'POST', url, payload: `{"amount":${amount},"eta_minutes":3}`, headers: { 'content-type': 'application/json' }, token: tokens.driver });
+      const res = await t.request({
+        method: 'POST',
+        url,
+        payload: `{"amount":${amount},"eta_minutes":3}`,
+        headers: { 'content-type': 'application/json' },
+        token: tokens.driver,
+      });
       expect([amount, res.statusCode]).toEqual([amount, 400]);
       expect(res.json().details).toContainEqual({ field: 'amount', message: expect.any(String) });
     }
@@ -135,7 +150,13 @@ describe('fuzzing every OpenAPI operation (fast-check)', () => {
           const headers: Record<string, string> = {};
           if (c.body !== undefined && c.contentType) headers['content-type'] = c.contentType;
           const started = performance.now();
-          const res = await t.request({ method: c.op.method, url: c.url, headers, ...(c.body !== undefined ? { payload: c.body } : {}), token: tokens[c.auth] });
+          const res = await t.request({
+            method: c.op.method,
+            url: c.url,
+            headers,
+            ...(c.body !== undefined ? { payload: c.body } : {}),
+            token: tokens[c.auth],
+          });
           const ms = performance.now() - started;
           slowest = Math.max(slowest, ms);
           statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
@@ -159,7 +180,9 @@ describe('fuzzing every OpenAPI operation (fast-check)', () => {
         { seed: SEED, numRuns: RUNS, endOnFailure: true },
       );
       const sent = [...statuses.values()].reduce((a, b) => a + b, 0);
-      process.stdout.write(`fuzz: ${sent} requests (seed ${SEED}), slowest ${slowest.toFixed(0)} ms; by status ${JSON.stringify(Object.fromEntries(statuses))}\n`);
+      process.stdout.write(
+        `fuzz: ${sent} requests (seed ${SEED}), slowest ${slowest.toFixed(0)} ms; by status ${JSON.stringify(Object.fromEntries(statuses))}\n`,
+      );
       // Nothing leaked onto Object.prototype in this process (the app runs in it).
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);

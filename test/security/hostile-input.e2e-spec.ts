@@ -46,13 +46,29 @@ describe('hostile input: work per request is bounded before any per-key step', (
     expect(live.status).toBe(200);
     const res = await hostile;
     expect(res.status).toBe(400);
-    expect(JSON.parse(res.text)).toEqual({ statusCode: 400, error: 'Bad Request', message: TOO_MANY_KEYS, details: [{ field: 'body', message: TOO_MANY_KEYS }] });
+    expect(JSON.parse(res.text)).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: TOO_MANY_KEYS,
+      details: [{ field: 'body', message: TOO_MANY_KEYS }],
+    });
     process.stdout.write(`${_label}: ${(payload.length / 1e6).toFixed(2)} MB answered in ${res.ms.toFixed(1)} ms (${res.text.length} bytes)\n`);
   });
 
   it('an array of more than 10,000 elements in one field is a 400; 10,000 reach validation', async () => {
-    const over = await t.request({ method: 'PUT', url: '/api/v1/auth/profile', token: passenger.accessToken, headers: JSON_HEADERS, payload: `{"first_name":[${'1,'.repeat(10_000)}1]}` });
-    expect(over.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: TOO_MANY_ELEMENTS, details: [{ field: 'body', message: TOO_MANY_ELEMENTS }] });
+    const over = await t.request({
+      method: 'PUT',
+      url: '/api/v1/auth/profile',
+      token: passenger.accessToken,
+      headers: JSON_HEADERS,
+      payload: `{"first_name":[${'1,'.repeat(10_000)}1]}`,
+    });
+    expect(over.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: TOO_MANY_ELEMENTS,
+      details: [{ field: 'body', message: TOO_MANY_ELEMENTS }],
+    });
     const bigStrings = JSON.stringify({ first_name: Array.from({ length: 10_000 }, () => 'x'.repeat(500)) });
     expect(bigStrings.length).toBeGreaterThan(5_000_000);
     const atLimit = await t.request({ method: 'PUT', url: '/api/v1/auth/profile', token: passenger.accessToken, headers: JSON_HEADERS, payload: bigStrings });
@@ -123,12 +139,38 @@ describe('strings PostgreSQL cannot store (U+0000, lone surrogates): 400 naming 
     ['register push_token', 'POST', () => '/api/v1/auth/register', () => unregistered.accessToken, { role: 'passenger', push_token: NUL }, 'push_token'],
     ['profile first_name', 'PUT', () => '/api/v1/auth/profile', () => passenger.accessToken, { first_name: NUL }, 'first_name'],
     ['profile last_name', 'PUT', () => '/api/v1/auth/profile', () => passenger.accessToken, { last_name: LONE }, 'last_name'],
-    ...['vehicle_make', 'vehicle_model', 'vehicle_plate', 'vehicle_color', 'license_number'].map(
-      (field): Case => ['driver profile', 'PUT', () => '/api/v1/driver/profile', () => driver.accessToken, { [field]: NUL }, field],
-    ),
-    ['booking pickup address', 'POST', () => '/api/v1/rides/book', () => passenger.accessToken, bookingBody({ pickup: { ...bookingBody().pickup, address: NUL } }), 'pickup.address'],
-    ['booking dropoff address', 'POST', () => '/api/v1/rides/book', () => passenger.accessToken, bookingBody({ dropoff: { ...bookingBody().dropoff, address: LONE } }), 'dropoff.address'],
-    ['estimate pickup address', 'POST', () => '/api/v1/rides/estimate', () => passenger.accessToken, bookingBody({ pickup: { ...bookingBody().pickup, address: NUL } }), 'pickup.address'],
+    ...['vehicle_make', 'vehicle_model', 'vehicle_plate', 'vehicle_color', 'license_number'].map((field): Case => [
+      'driver profile',
+      'PUT',
+      () => '/api/v1/driver/profile',
+      () => driver.accessToken,
+      { [field]: NUL },
+      field,
+    ]),
+    [
+      'booking pickup address',
+      'POST',
+      () => '/api/v1/rides/book',
+      () => passenger.accessToken,
+      bookingBody({ pickup: { ...bookingBody().pickup, address: NUL } }),
+      'pickup.address',
+    ],
+    [
+      'booking dropoff address',
+      'POST',
+      () => '/api/v1/rides/book',
+      () => passenger.accessToken,
+      bookingBody({ dropoff: { ...bookingBody().dropoff, address: LONE } }),
+      'dropoff.address',
+    ],
+    [
+      'estimate pickup address',
+      'POST',
+      () => '/api/v1/rides/estimate',
+      () => passenger.accessToken,
+      bookingBody({ pickup: { ...bookingBody().pickup, address: NUL } }),
+      'pickup.address',
+    ],
     ['cancel reason', 'POST', () => `/api/v1/rides/${rideId}/cancel`, () => passenger.accessToken, { reason: NUL }, 'reason'],
     ['a query parameter', 'GET', () => '/api/v1/passenger/rides?status=requested%00', () => passenger.accessToken, undefined, 'status'],
     ['a path parameter', 'GET', () => '/api/v1/rides/%00', () => passenger.accessToken, undefined, 'ride_id'],

@@ -26,9 +26,7 @@ async function sendRaw(t: TestApp, path: string, bodyBytes: number, extraHeaders
   socket.on('data', (chunk: Buffer) => (response += chunk.toString('latin1')));
   socket.on('error', (err: NodeJS.ErrnoException) => (error ??= err.code ?? err.message));
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  socket.write(
-    `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${bodyBytes}\r\n${extraHeaders}\r\n`,
-  );
+  socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${bodyBytes}\r\n${extraHeaders}\r\n`);
   const chunk = Buffer.alloc(64 * 1024, 0x20);
   let sent = 0;
   let sentAll = true;

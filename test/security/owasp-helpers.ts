@@ -48,7 +48,12 @@ export interface RoleRoute {
 /** Every route with role metadata, read from the controllers Nest registered (not a hand-written list). */
 export function roleRoutes(t: TestApp): RoleRoute[] {
   const routes: RoleRoute[] = [];
-  const join = (...parts: string[]): string => '/' + parts.map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/');
+  const join = (...parts: string[]): string =>
+    '/' +
+    parts
+      .map((p) => p.replace(/^\/+|\/+$/g, ''))
+      .filter(Boolean)
+      .join('/');
   for (const module of t.get(ModulesContainer).values()) {
     for (const wrapper of module.controllers.values()) {
       const controller = wrapper.metatype as (new (...args: never[]) => unknown) | undefined;

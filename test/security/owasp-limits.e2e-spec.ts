@@ -85,7 +85,10 @@ describe('OWASP API Security Top 10 (2023): API4 to API8', () => {
     it('every driver-only route refuses a passenger token and every passenger-only route a driver token (403); nothing changes', async () => {
       const before = await tableCounts(t);
       for (const route of routes) {
-        for (const [role, user] of [['passenger', passenger], ['driver', driver]] as const) {
+        for (const [role, user] of [
+          ['passenger', passenger],
+          ['driver', driver],
+        ] as const) {
           if (route.roles.includes(role)) continue;
           const res = await t.request({
             method: route.method as 'GET',
@@ -166,7 +169,9 @@ describe('OWASP API Security Top 10 (2023): API4 to API8', () => {
       expect(() => AppConfig.fromEnv({ NODE_ENV: 'production' })).toThrow(ConfigError);
       expect(() => AppConfig.fromEnv({ NODE_ENV: 'production', JWT_SECRET: 'short-secret' })).toThrow(ConfigError);
       expect(() => AppConfig.fromEnv({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(31) })).toThrow(ConfigError);
-      expect(AppConfig.fromEnv({ NODE_ENV: 'production', JWT_SECRET: TEST_JWT_SECRET, SMTP_URL: 'smtp://mail.test', MAIL_FROM: 'a@mail.test' }).nodeEnv).toBe('production');
+      expect(AppConfig.fromEnv({ NODE_ENV: 'production', JWT_SECRET: TEST_JWT_SECRET, SMTP_URL: 'smtp://mail.test', MAIL_FROM: 'a@mail.test' }).nodeEnv).toBe(
+        'production',
+      );
     });
 
     it('OTP_DEV_FIXED_CODE refuses a production start-up and is ignored in test', () => {

@@ -92,8 +92,7 @@ describe('OWASP API Security Top 10 (2023): API1 to API3', () => {
       claims = { sub: String(user.id), role: 'passenger', type: 'access', iat: now, exp: now + 600 };
     });
 
-    const me = (authorization?: string) =>
-      t.request({ method: 'GET', url: `${API}/auth/me`, headers: authorization === undefined ? {} : { authorization } });
+    const me = (authorization?: string) => t.request({ method: 'GET', url: `${API}/auth/me`, headers: authorization === undefined ? {} : { authorization } });
 
     it('a token this service signed works (the control case)', async () => {
       expect((await me(`Bearer ${hmacJwt({ alg: 'HS256', typ: 'JWT' }, claims, TEST_JWT_SECRET)}`)).statusCode).toBe(200);
@@ -105,23 +104,32 @@ describe('OWASP API Security Top 10 (2023): API1 to API3', () => {
       ['another scheme', () => `Basic ${Buffer.from('a:b').toString('base64')}`],
       ['not a JWT', () => 'Bearer not.a.jwt'],
       ['a forged signature (other secret)', () => `Bearer ${hmacJwt({ alg: 'HS256', typ: 'JWT' }, claims, 'another-secret-that-is-at-least-32-bytes!!')}`],
-      ['a tampered payload', () => {
-        const [h, , s] = user.accessToken.split('.');
-        return `Bearer ${h}.${b64({ ...claims, sub: String(user.id + 1) })}.${s}`;
-      }],
-      ['an expired token', () => {
-        const now = Math.floor(Date.now() / 1000);
-        return `Bearer ${hmacJwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, iat: now - 3600, exp: now - 60 }, TEST_JWT_SECRET)}`;
-      }],
+      [
+        'a tampered payload',
+        () => {
+          const [h, , s] = user.accessToken.split('.');
+          return `Bearer ${h}.${b64({ ...claims, sub: String(user.id + 1) })}.${s}`;
+        },
+      ],
+      [
+        'an expired token',
+        () => {
+          const now = Math.floor(Date.now() / 1000);
+          return `Bearer ${hmacJwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, iat: now - 3600, exp: now - 60 }, TEST_JWT_SECRET)}`;
+        },
+      ],
       ['a refresh token (wrong type)', () => `Bearer ${user.refreshToken}`],
       ['type missing', () => `Bearer ${hmacJwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, type: undefined }, TEST_JWT_SECRET)}`],
       ['alg none', () => `Bearer ${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`],
       ['alg None with a signature', () => `Bearer ${hmacJwt({ alg: 'None', typ: 'JWT' }, claims, TEST_JWT_SECRET)}`],
       ['HS512 with the right secret', () => `Bearer ${hmacJwt({ alg: 'HS512', typ: 'JWT' }, claims, TEST_JWT_SECRET, 'sha512')}`],
-      ['RS256 signed with a key pair', () => {
-        const input = `${b64({ alg: 'RS256', typ: 'JWT' })}.${b64(claims)}`;
-        return `Bearer ${input}.${rsaSign('sha256', Buffer.from(input), privateKey).toString('base64url')}`;
-      }],
+      [
+        'RS256 signed with a key pair',
+        () => {
+          const input = `${b64({ alg: 'RS256', typ: 'JWT' })}.${b64(claims)}`;
+          return `Bearer ${input}.${rsaSign('sha256', Buffer.from(input), privateKey).toString('base64url')}`;
+        },
+      ],
       ['RS256 header, HMAC with the public key as secret (key confusion)', () => `Bearer ${hmacJwt({ alg: 'RS256', typ: 'JWT' }, claims, publicKey)}`],
       ['a user that does not exist', () => `Bearer ${hmacJwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, sub: '999999999' }, TEST_JWT_SECRET)}`],
     ])('%s: 401', async (_label, header) => {
@@ -197,11 +205,21 @@ describe('OWASP API Security Top 10 (2023): API1 to API3', () => {
       const ride = await bookRide(t, passenger);
       const before = await tableCounts(t);
       for (const extra of [{ status: 'accepted' }, { driver_id: passenger.id }, { ride_id: ride.id }]) {
-        const res = await t.request({ method: 'POST', url: `${API}/driver/rides/${ride.id}/bid`, payload: { amount: 5, eta_minutes: 3, ...extra }, token: driver.accessToken });
+        const res = await t.request({
+          method: 'POST',
+          url: `${API}/driver/rides/${ride.id}/bid`,
+          payload: { amount: 5, eta_minutes: 3, ...extra },
+          token: driver.accessToken,
+        });
         expectError(res, 400);
       }
       for (const extra of [{ fare: 1 }, { driver_id: driver.id }]) {
-        const res = await t.request({ method: 'PUT', url: `${API}/rides/${ride.id}/status`, payload: { status: 'driver_arrived', ...extra }, token: driver.accessToken });
+        const res = await t.request({
+          method: 'PUT',
+          url: `${API}/rides/${ride.id}/status`,
+          payload: { status: 'driver_arrived', ...extra },
+          token: driver.accessToken,
+        });
         expectError(res, 400);
       }
       for (const extra of [{ status: 'approved' }, { rating: 5 }, { user_id: passenger.id }]) {
@@ -209,7 +227,10 @@ describe('OWASP API Security Top 10 (2023): API1 to API3', () => {
         expectError(res, 400);
       }
       expect(await tableCounts(t)).toEqual(before);
-      const [row] = await t.db.query(`SELECT d.status, d.vehicle_make, r.status AS ride_status FROM drivers d, rides r WHERE d.user_id = $1 AND r.id = $2`, [driver.id, ride.id]);
+      const [row] = await t.db.query(`SELECT d.status, d.vehicle_make, r.status AS ride_status FROM drivers d, rides r WHERE d.user_id = $1 AND r.id = $2`, [
+        driver.id,
+        ride.id,
+      ]);
       expect(row).toEqual({ status: 'approved', vehicle_make: 'Toyota', ride_status: 'requested' });
     });
   });

@@ -4,8 +4,18 @@ import { createUser, TestUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
-const NOT_AN_OBJECT = { statusCode: 400, error: 'Bad Request', message: 'Request body must be a JSON object', details: [{ field: 'body', message: 'Request body must be a JSON object' }] };
-const FARE_REFUSED = { statusCode: 400, error: 'Bad Request', message: 'property fare should not exist', details: [{ field: 'fare', message: 'property fare should not exist' }] };
+const NOT_AN_OBJECT = {
+  statusCode: 400,
+  error: 'Bad Request',
+  message: 'Request body must be a JSON object',
+  details: [{ field: 'body', message: 'Request body must be a JSON object' }],
+};
+const FARE_REFUSED = {
+  statusCode: 400,
+  error: 'Bad Request',
+  message: 'property fare should not exist',
+  details: [{ field: 'fare', message: 'property fare should not exist' }],
+};
 
 describe('request shape: unknown fields and non-object bodies refused everywhere (CONTRACT §1)', () => {
   let t: TestApp;
@@ -29,7 +39,11 @@ describe('request shape: unknown fields and non-object bodies refused everywhere
     expect(await t.db.query(`SELECT status, fare_minor FROM rides WHERE id = $1`, [ride.id])).toEqual([{ status: 'requested', fare_minor: null }]);
     for (const payload of ['null', '[]', '"accept"', '0']) {
       const res = await t.request({ method: 'POST', url, token: owner.accessToken, payload, headers: JSON_HEADERS });
-      expect(res.json()).toEqual({ ...NOT_AN_OBJECT, message: 'This operation takes no request body', details: [{ field: 'body', message: 'This operation takes no request body' }] });
+      expect(res.json()).toEqual({
+        ...NOT_AN_OBJECT,
+        message: 'This operation takes no request body',
+        details: [{ field: 'body', message: 'This operation takes no request body' }],
+      });
     }
     const ok = await t.request({ method: 'POST', url, token: owner.accessToken, payload: {} });
     expect(ok.statusCode).toBe(200);
@@ -86,7 +100,12 @@ describe('request shape: unknown fields and non-object bodies refused everywhere
     const expected = { field: 'profile_picture_base64', message: 'profile_picture_base64 should not be empty' };
     expect([profile.statusCode, profile.json().details]).toEqual([400, [expected]]);
     const pending = await createUser(t, { registered: false });
-    const register = await t.request({ method: 'POST', url: '/api/v1/auth/register', token: pending.accessToken, payload: { role: 'passenger', profile_picture_base64: '' } });
+    const register = await t.request({
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      token: pending.accessToken,
+      payload: { role: 'passenger', profile_picture_base64: '' },
+    });
     expect([register.statusCode, register.json().details]).toEqual([400, [expected]]);
   });
 });
@@ -113,7 +132,12 @@ describe('passenger endpoints refuse drivers (CONTRACT §2)', () => {
     ];
     for (const [method, url, payload] of calls) {
       const res = await t.request({ method: method as 'POST', url, token: driver.accessToken, ...(payload ? { payload } : {}) });
-      expect([method, url, res.statusCode, res.json()]).toEqual([method, url, 403, { statusCode: 403, error: 'Forbidden', message: 'This endpoint is only for passenger accounts' }]);
+      expect([method, url, res.statusCode, res.json()]).toEqual([
+        method,
+        url,
+        403,
+        { statusCode: 403, error: 'Forbidden', message: 'This endpoint is only for passenger accounts' },
+      ]);
     }
     // The passenger still estimates, and the accept refused above left the ride as it was.
     expect((await t.request({ method: 'POST', url: '/api/v1/rides/estimate', token: owner.accessToken, payload: bookingBody() })).statusCode).toBe(200);

@@ -43,7 +43,11 @@ describe('REQUEST_TIMEOUT_MS: a request that does not arrive in time is answered
   afterAll(() => t.close());
 
   it.each([
-    ['a body that trickles in', 'POST /api/v1/auth/send-otp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 64\r\n\r\n', '{"phone":"+15550001111"}'.padEnd(64, ' ')],
+    [
+      'a body that trickles in',
+      'POST /api/v1/auth/send-otp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 64\r\n\r\n',
+      '{"phone":"+15550001111"}'.padEnd(64, ' '),
+    ],
     ['headers that trickle in', '', 'GET /health/live HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'a'.repeat(200) + '\r\n\r\n'],
   ])('%s: 408 in the error shape, connection closed', async (_label, head, slow) => {
     const socket = await open(t);

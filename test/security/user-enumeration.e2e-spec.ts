@@ -100,7 +100,9 @@ describe('no user enumeration by send-otp', () => {
     const unknownMedian = median(unknownMs);
     const bound = Math.max(2, 0.25 * Math.max(registeredMedian, unknownMedian));
     if (process.env.TIMING_VERBOSE) {
-      process.stdout.write(`send-otp medians: registered ${registeredMedian.toFixed(3)} ms, never seen ${unknownMedian.toFixed(3)} ms, bound ${bound.toFixed(3)} ms\n`);
+      process.stdout.write(
+        `send-otp medians: registered ${registeredMedian.toFixed(3)} ms, never seen ${unknownMedian.toFixed(3)} ms, bound ${bound.toFixed(3)} ms\n`,
+      );
     }
     expect(Math.abs(registeredMedian - unknownMedian)).toBeLessThan(bound);
   }, 120_000);

@@ -7,7 +7,13 @@ import { PaymentsWorld, startPaymentsApp } from '../payments/payments-helpers';
 describe('simulator: card rides against the Stripe fake', () => {
   let w: PaymentsWorld;
   beforeAll(async () => {
-    w = await startPaymentsApp({ NODE_ENV: 'development', OTP_DEV_FIXED_CODE: '123456', LOG_LEVEL: 'silent', CANCELLATION_FREE_SECONDS: '0', NO_SHOW_WAIT_SECONDS: '1' });
+    w = await startPaymentsApp({
+      NODE_ENV: 'development',
+      OTP_DEV_FIXED_CODE: '123456',
+      LOG_LEVEL: 'silent',
+      CANCELLATION_FREE_SECONDS: '0',
+      NO_SHOW_WAIT_SECONDS: '1',
+    });
   });
   afterAll(() => w?.close());
 

@@ -57,12 +57,12 @@ describe('simulator: pure parts', () => {
     ];
     expect(checkDriverWallet({ userId: 2, balance: 10.1, earningsItems: items, completedRides: rides })).toEqual([]);
     expect(checkDriverWallet({ userId: 2, balance: 18.1, earningsItems: items, completedRides: rides })).toHaveLength(1);
-    expect(checkDriverWallet({ userId: 2, balance: 10.1, earningsItems: items, completedRides: [...rides, { rideId: 'c', fareCents: 1, paymentMethod: 'cash' }] })).toEqual([
-      expect.stringContaining('missing from earnings'),
-    ]);
-    expect(checkDriverWallet({ userId: 2, balance: 10.1, earningsItems: items, completedRides: [{ rideId: 'b', fareCents: 900, paymentMethod: 'cash' }] })).toEqual([
-      expect.stringContaining('accepted bid was 9.00'),
-    ]);
+    expect(
+      checkDriverWallet({ userId: 2, balance: 10.1, earningsItems: items, completedRides: [...rides, { rideId: 'c', fareCents: 1, paymentMethod: 'cash' }] }),
+    ).toEqual([expect.stringContaining('missing from earnings')]);
+    expect(
+      checkDriverWallet({ userId: 2, balance: 10.1, earningsItems: items, completedRides: [{ rideId: 'b', fareCents: 900, paymentMethod: 'cash' }] }),
+    ).toEqual([expect.stringContaining('accepted bid was 9.00')]);
   });
 
   it('tips: out of the passenger’s wallet, into the driver’s whatever the payment method, at the amount tipped', () => {
@@ -155,7 +155,17 @@ describe('simulator: a short run against the real service', () => {
 
   it('signs up, books, bids, accepts, completes and cancels rides without a contract violation', async () => {
     // The same city at four times the pace (pauses, think times and drives scaled; the service's deadlines not).
-    const result = await runSimulation({ bases: [t.baseUrl], passengers: 4, drivers: 3, minutes: 0.1, pace: 0.25, heartbeatMs: 1000, seed: 7, progress: false, ttlMinutes: 10 });
+    const result = await runSimulation({
+      bases: [t.baseUrl],
+      passengers: 4,
+      drivers: 3,
+      minutes: 0.1,
+      pace: 0.25,
+      heartbeatMs: 1000,
+      seed: 7,
+      progress: false,
+      ttlMinutes: 10,
+    });
     expect(result.violations).toEqual([]);
     expect(result.users).toMatchObject({ passengers: 4, drivers: 3 });
     expect(result.counters.requested).toBeGreaterThan(0);
@@ -174,6 +184,8 @@ describe('simulator: a short run against the real service', () => {
   it('reports what the service refused: a wrong OTP is an unexpected 400 and fails the run', async () => {
     const result = await runSimulation({ bases: [t.baseUrl], passengers: 1, drivers: 0, minutes: 0.01, seed: 1, otp: '000000', progress: false });
     expect(result.users.passengers).toBe(0);
-    expect(result.violations).toEqual([expect.objectContaining({ kind: 'unexpected-status', message: expect.stringContaining('POST /auth/verify-otp (passenger #0) → 400') })]);
+    expect(result.violations).toEqual([
+      expect.objectContaining({ kind: 'unexpected-status', message: expect.stringContaining('POST /auth/verify-otp (passenger #0) → 400') }),
+    ]);
   }, 60_000);
 });

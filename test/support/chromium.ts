@@ -6,7 +6,15 @@ import { chromium, type BrowserContext } from 'playwright-core';
 /** Debian's package (`apt-get install chromium`); CI installs it when missing (.ci/run). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 /**
  * Browser tests never skip: without Chromium they fail, in CI and on a developer's machine alike,
@@ -14,7 +22,7 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-backgrou
  */
 export function requireChromium(): void {
   if (existsSync(CHROMIUM_PATH)) return;
-  const how = 'install Debian\'s chromium (sudo apt-get install -y chromium) or set CHROMIUM_PATH';
+  const how = "install Debian's chromium (sudo apt-get install -y chromium) or set CHROMIUM_PATH";
   throw new Error(`${CHROMIUM_PATH} not found: the Swagger UI browser test needs Chromium${process.env.CI ? ' and CI has none' : ''}; ${how}`);
 }
 

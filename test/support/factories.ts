@@ -63,10 +63,9 @@ export async function createUser(t: TestApp, options: CreateUserOptions = {}): P
 /** Credits a user's wallet through a balanced ledger transfer from the external funding account. */
 export async function fundWallet(t: TestApp, userId: number, amountMinor: number): Promise<void> {
   await t.db.transaction(async (m) => {
-    await m.query(
-      `INSERT INTO wallets (kind, currency) VALUES ('external', $1) ON CONFLICT (kind) WHERE kind IN ('platform', 'external') DO NOTHING`,
-      [t.config.currency],
-    );
+    await m.query(`INSERT INTO wallets (kind, currency) VALUES ('external', $1) ON CONFLICT (kind) WHERE kind IN ('platform', 'external') DO NOTHING`, [
+      t.config.currency,
+    ]);
     const [external] = await m.query(`SELECT id FROM wallets WHERE kind = 'external'`);
     const [wallet] = await m.query(`SELECT id FROM wallets WHERE user_id = $1`, [userId]);
     const transfer = (await m.query(`SELECT gen_random_uuid() AS id`))[0].id;

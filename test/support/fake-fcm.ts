@@ -122,7 +122,8 @@ export async function startFakeFcm(dir: string): Promise<FakeFcm> {
       hanging.push(res);
       return;
     }
-    if (fake.outage !== undefined) return json(res, fake.outage, { error: { code: fake.outage, message: 'The service is currently unavailable.', status: 'UNAVAILABLE' } });
+    if (fake.outage !== undefined)
+      return json(res, fake.outage, { error: { code: fake.outage, message: 'The service is currently unavailable.', status: 'UNAVAILABLE' } });
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(raw) as Record<string, unknown>;
@@ -133,7 +134,7 @@ export async function startFakeFcm(dir: string): Promise<FakeFcm> {
     if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return invalid(res, 'Content-Type must be application/json');
     if (!message || typeof message.token !== 'string' || message.token === '') return invalid(res, 'Recipient of the message is not set.');
     if (message.data && Object.values(message.data).some((value) => typeof value !== 'string')) {
-      return invalid(res, 'Invalid value at \'message.data\': every value must be a string');
+      return invalid(res, "Invalid value at 'message.data': every value must be a string");
     }
     if (fake.unregistered.has(message.token)) {
       return json(res, 404, {

@@ -76,7 +76,8 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     if (!request.from) return answer(400, 21603, "A 'From' phone number is required.");
     if (!request.body) return answer(400, 21602, 'Message body is required.');
     if (!E164.test(request.to)) return answer(400, 21211, `Invalid 'To' Phone Number: ${request.to}`);
-    if (request.from !== from) return answer(400, 21606, `The From phone number ${request.from} is not a valid, SMS-capable inbound phone number or short code for your account.`);
+    if (request.from !== from)
+      return answer(400, 21606, `The From phone number ${request.from} is not a valid, SMS-capable inbound phone number or short code for your account.`);
     const refused = fake.refusedNumbers.get(request.to);
     if (refused === 21211) return answer(400, 21211, `Invalid 'To' Phone Number: ${request.to}`);
     if (refused === 21614) return answer(400, 21614, `'To' number ${request.to} is not a valid mobile number`);

@@ -5,9 +5,7 @@ import { clonePrefix, withAdminClient } from './test-database';
 export default async function globalTeardown(): Promise<void> {
   const admin = process.env.TEST_PG_ADMIN_URL;
   const template = process.env.TEST_PG_TEMPLATE;
-  const embedded = (globalThis as Record<string, unknown>).__RH_EMBEDDED_PG__ as
-    | { stop: () => Promise<void>; dataDir: string }
-    | undefined;
+  const embedded = (globalThis as Record<string, unknown>).__RH_EMBEDDED_PG__ as { stop: () => Promise<void>; dataDir: string } | undefined;
   if (embedded) {
     // The clones and the template go with the server's directory.
     await embedded.stop();
@@ -46,7 +44,10 @@ export async function dropDatabasesOfDeadRuns(admin: string): Promise<void> {
       return (err as NodeJS.ErrnoException).code === 'EPERM';
     }
   };
-  const rows = await withAdminClient((c) => c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname ~ '^rh_(tpl|t)_[0-9]+_[0-9]{13}'`), admin);
+  const rows = await withAdminClient(
+    (c) => c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname ~ '^rh_(tpl|t)_[0-9]+_[0-9]{13}'`),
+    admin,
+  );
   const dead = rows.rows.map((r) => r.datname).filter((name) => !alive(Number(/^rh_(?:tpl|t)_(\d+)_/.exec(name)![1])));
   for (const name of dead) await withAdminClient((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`), admin).catch(() => undefined);
 }

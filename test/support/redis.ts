@@ -20,11 +20,7 @@ export function redisServerOnPath(): boolean {
  * Where Redis-backed tests get their server: REDIS_URL when set (CI's second pass), else a throwaway
  * redis-server when one is installed, else none and those tests say why they did not run.
  */
-export const REDIS_SOURCE: 'url' | 'binary' | undefined = process.env.REDIS_URL
-  ? 'url'
-  : redisServerOnPath()
-    ? 'binary'
-    : undefined;
+export const REDIS_SOURCE: 'url' | 'binary' | undefined = process.env.REDIS_URL ? 'url' : redisServerOnPath() ? 'binary' : undefined;
 
 /**
  * `describe` when a Redis server can be had; otherwise the block is skipped with the reason printed

@@ -71,8 +71,7 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
     baseUrl: `http://127.0.0.1:${port}`,
     wsUrl: `ws://127.0.0.1:${port}`,
     databaseUrl,
-    request: ({ token, headers, ...rest }) =>
-      app.inject({ ...rest, headers: { ...(headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) } }),
+    request: ({ token, headers, ...rest }) => app.inject({ ...rest, headers: { ...(headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) } }),
     get: (token) => app.get(token as never),
     close: async () => {
       await app.close();

@@ -18,7 +18,12 @@ describeWithRedis('trip sharing and ratings across instances (Redis)', () => {
     const view = () => second.request({ method: 'GET', url: `/api/v1/shared-rides/${token}` });
     expect((await view()).json()).toMatchObject({ status: 'accepted', driver_location: null }); // cached on the second
 
-    const beat = await first.request({ method: 'PUT', url: '/api/v1/driver/location', token: driver.accessToken, payload: { latitude: 52.5205, longitude: 13.4099 } });
+    const beat = await first.request({
+      method: 'PUT',
+      url: '/api/v1/driver/location',
+      token: driver.accessToken,
+      payload: { latitude: 52.5205, longitude: 13.4099 },
+    });
     expect(beat.statusCode).toBe(200);
     for (const step of ['driver_arrived', 'started']) expect((await setStatus(first, driver, rideId, step)).statusCode).toBe(200);
     await eventsCrossed([first, second]);

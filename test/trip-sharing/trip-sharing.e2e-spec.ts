@@ -17,7 +17,8 @@ describe('trip sharing', () => {
 
   const share = (user: TestUser | undefined, rideId: string, payload?: Json) =>
     t.request({ method: 'POST', url: `/api/v1/rides/${rideId}/share`, token: user?.accessToken, payload });
-  const unshare = (user: TestUser | undefined, rideId: string) => t.request({ method: 'DELETE', url: `/api/v1/rides/${rideId}/share`, token: user?.accessToken });
+  const unshare = (user: TestUser | undefined, rideId: string) =>
+    t.request({ method: 'DELETE', url: `/api/v1/rides/${rideId}/share`, token: user?.accessToken });
   const view = (token: string, headers: Record<string, string> = {}) => t.request({ method: 'GET', url: `/api/v1/shared-rides/${token}`, headers });
 
   async function tokenFor(passenger: TestUser, rideId: string): Promise<string> {
@@ -79,7 +80,10 @@ describe('trip sharing', () => {
     const { passenger, driver, rideId } = await liveRide('accepted');
     const token = await tokenFor(passenger, rideId);
     expect((await view(token)).json().driver_location).toBeNull();
-    for (const [latitude, longitude] of [[52.52, 13.41], [52.521, 13.412]]) {
+    for (const [latitude, longitude] of [
+      [52.52, 13.41],
+      [52.521, 13.412],
+    ]) {
       const beat = await t.request({ method: 'PUT', url: '/api/v1/driver/location', token: driver.accessToken, payload: { latitude, longitude } });
       expect(beat.statusCode).toBe(200);
       const location = (await view(token)).json().driver_location;

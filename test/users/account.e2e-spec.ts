@@ -9,12 +9,36 @@ import { describeWithRedis, startRedis, TestRedis } from '../support/redis';
 import { eventsCrossed } from '../realtime/live-client';
 
 const PUBLIC_FIELDS = [
-  'id', 'phone', 'email', 'first_name', 'last_name', 'role', 'is_verified', 'is_phone_verified', 'is_email_verified',
-  'is_active', 'is_blocked', 'profile_picture', 'created_at',
+  'id',
+  'phone',
+  'email',
+  'first_name',
+  'last_name',
+  'role',
+  'is_verified',
+  'is_phone_verified',
+  'is_email_verified',
+  'is_active',
+  'is_blocked',
+  'profile_picture',
+  'created_at',
 ].sort();
 const DRIVER_FIELDS = [
-  'user_id', 'status', 'is_online', 'vehicle_category_id', 'vehicle_make', 'vehicle_model', 'vehicle_plate', 'vehicle_color',
-  'vehicle_year', 'license_number', 'rating', 'ratings_count', 'last_location', 'last_location_at', 'payouts_enabled',
+  'user_id',
+  'status',
+  'is_online',
+  'vehicle_category_id',
+  'vehicle_make',
+  'vehicle_model',
+  'vehicle_plate',
+  'vehicle_color',
+  'vehicle_year',
+  'license_number',
+  'rating',
+  'ratings_count',
+  'last_location',
+  'last_location_at',
+  'payouts_enabled',
 ].sort();
 
 let rideCodes = 0;
@@ -75,8 +99,15 @@ describe('me, profile, account deletion, blocking', () => {
       const body = (await get(t, '/api/v1/auth/me', driver.accessToken)).json();
       expect(Object.keys(body.driver).sort()).toEqual(DRIVER_FIELDS);
       expect(body.driver).toMatchObject({
-        user_id: driver.id, status: 'approved', is_online: false, vehicle_category_id: 1, vehicle_make: 'Toyota',
-        vehicle_year: 2021, rating: null, ratings_count: 0, last_location: { latitude: 52.5, longitude: 13.4 },
+        user_id: driver.id,
+        status: 'approved',
+        is_online: false,
+        vehicle_category_id: 1,
+        vehicle_make: 'Toyota',
+        vehicle_year: 2021,
+        rating: null,
+        ratings_count: 0,
+        last_location: { latitude: 52.5, longitude: 13.4 },
       });
       expect(body.driver.last_location_at).toMatch(/Z$/);
     });

@@ -73,7 +73,13 @@ describe('wallets', () => {
     const wallets = t.get(WalletsService);
     await expect(
       t.db.transaction((m) =>
-        wallets.payRide(m, { rideId: '00000000-0000-4000-8000-000000000002', passengerId: passenger.id, driverId: driver.id, fareMinor: 2000, commissionMinor: 0 }),
+        wallets.payRide(m, {
+          rideId: '00000000-0000-4000-8000-000000000002',
+          passengerId: passenger.id,
+          driverId: driver.id,
+          fareMinor: 2000,
+          commissionMinor: 0,
+        }),
       ),
     ).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
   });

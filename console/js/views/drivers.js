@@ -23,13 +23,7 @@ export function driversView(main) {
         drivers.map((driver) => driverCard(driver, refresh)),
       );
     });
-  main.append(
-    section(
-      'Drivers',
-      h('form', { class: 'inline', onsubmit: (e) => e.preventDefault() }, h('label', {}, h('span', {}, 'Status'), which)),
-      list,
-    ),
-  );
+  main.append(section('Drivers', h('form', { class: 'inline', onsubmit: (e) => e.preventDefault() }, h('label', {}, h('span', {}, 'Status'), which)), list));
   void refresh();
 }
 
@@ -108,13 +102,7 @@ async function open(doc, preview) {
     file.type.startsWith('image/')
       ? h('img', { src: file.url, alt: `${KINDS[doc.kind] ?? doc.kind} of the driver`, class: 'document-image' })
       : h('p', {}, `A ${file.type || 'file'}.`),
-    h(
-      'p',
-      {},
-      links,
-      ' ',
-      h('button', { type: 'button', class: 'quiet', onclick: () => (URL.revokeObjectURL(file.url), show(preview)) }, 'Close'),
-    ),
+    h('p', {}, links, ' ', h('button', { type: 'button', class: 'quiet', onclick: () => (URL.revokeObjectURL(file.url), show(preview)) }, 'Close')),
   );
 }
 

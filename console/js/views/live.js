@@ -119,10 +119,7 @@ function grid(zoom, size, left, top) {
   }
   for (let lat = Math.ceil(latAt(top + HEIGHT) / step) * step; lat <= latAt(top); lat += step) {
     const y = project(lat, 0).y * size;
-    lines.push(
-      s('line', { x1: left, y1: y, x2: left + WIDTH, y2: y }),
-      y - top > 16 ? s('text', { x: left + 3, y: y - 3 }, `${+lat.toFixed(4)}°`) : null,
-    );
+    lines.push(s('line', { x1: left, y1: y, x2: left + WIDTH, y2: y }), y - top > 16 ? s('text', { x: left + 3, y: y - 3 }, `${+lat.toFixed(4)}°`) : null);
   }
   return s('g', { class: 'grid' }, lines);
 }

@@ -18,10 +18,7 @@ export function ridesView(main) {
         event.preventDefault();
         const value = id.value.trim();
         if (!UUID.test(value))
-          return show(
-            detail,
-            h('p', { class: 'status error', role: 'status' }, 'A ride id is a UUID such as 3f2b…-…; the ride code is not enough.'),
-          );
+          return show(detail, h('p', { class: 'status error', role: 'status' }, 'A ride id is a UUID such as 3f2b…-…; the ride code is not enough.'));
         void open(value);
       },
     },
@@ -37,12 +34,7 @@ export function ridesView(main) {
     ),
   );
   const person = h('input', { name: 'user_id', inputMode: 'numeric', placeholder: 'any', size: 8 });
-  const role = h(
-    'select',
-    { name: 'as' },
-    h('option', { value: 'passenger_id' }, 'as passenger'),
-    h('option', { value: 'driver_id' }, 'as driver'),
-  );
+  const role = h('select', { name: 'as' }, h('option', { value: 'passenger_id' }, 'as passenger'), h('option', { value: 'driver_id' }, 'as driver'));
   const list = () => {
     const query = new URLSearchParams({ limit: '20' });
     if (status.value) query.set('status', status.value);

@@ -37,8 +37,7 @@ export function signInView({ notice, signedIn }) {
           result.say('Checking…', 'busy');
           const answer = await api('POST', '/auth/verify-otp', { email: address, otp: code.value.trim() });
           if (!answer.ok) return result.say(problem(answer), 'error');
-          if (answer.body.user?.role !== 'operator')
-            return result.say('This account is not an operator: the console is for operators only.', 'error');
+          if (answer.body.user?.role !== 'operator') return result.say('This account is not an operator: the console is for operators only.', 'error');
           saveSession({ ...answer.body, email: address, user_id: answer.body.user.id });
           // The operator's role is on the operators list (every operator may read it).
           const list = await api('GET', '/admin/operators');

@@ -15,17 +15,12 @@ export function sosView(main) {
           [
             'By',
             (a) =>
-              [a.raised_by, a.raised_by_user_id && `#${a.raised_by_user_id}`, a.source === 'ride_check' && '(ride check)']
-                .filter(Boolean)
-                .join(' ') || '—',
+              [a.raised_by, a.raised_by_user_id && `#${a.raised_by_user_id}`, a.source === 'ride_check' && '(ride check)'].filter(Boolean).join(' ') || '—',
           ],
           ['Contacts texted', (a) => textsSummary(a.texts)],
           [
             'Where',
-            (a) =>
-              a.latitude === null || a.latitude === undefined
-                ? 'unknown'
-                : `${Number(a.latitude).toFixed(5)}, ${Number(a.longitude).toFixed(5)}`,
+            (a) => (a.latitude === null || a.latitude === undefined ? 'unknown' : `${Number(a.latitude).toFixed(5)}, ${Number(a.longitude).toFixed(5)}`),
           ],
           [
             '',

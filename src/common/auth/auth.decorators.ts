@@ -12,8 +12,7 @@ const SWAGGER_API_SECURITY = 'swagger/apiSecurity';
  * The route needs no access token. The OpenAPI document says so with the empty requirement `{}`
  * ("no credentials"), which overrides the document-wide bearer requirement.
  */
-export const Public = (): MethodDecorator & ClassDecorator =>
-  applyDecorators(SetMetadata(IS_PUBLIC, true), SetMetadata(SWAGGER_API_SECURITY, [{}]));
+export const Public = (): MethodDecorator & ClassDecorator => applyDecorators(SetMetadata(IS_PUBLIC, true), SetMetadata(SWAGGER_API_SECURITY, [{}]));
 
 /** Only these roles may call the route (403 otherwise). */
 export const Roles = (...roles: UserRole[]): MethodDecorator & ClassDecorator => SetMetadata(ROLES, roles);

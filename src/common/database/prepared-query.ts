@@ -16,7 +16,9 @@ interface PgQueryable {
 export async function queryPrepared<T>(manager: EntityManager, text: string, values: unknown[]): Promise<T[]> {
   const name = `q${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
   const runner = manager.queryRunner as unknown as { databaseConnection?: PgQueryable; connect(): Promise<PgQueryable> } | undefined;
-  const target: PgQueryable = runner ? (runner.databaseConnection ?? (await runner.connect())) : (manager.connection.driver as unknown as { master: PgQueryable }).master;
+  const target: PgQueryable = runner
+    ? (runner.databaseConnection ?? (await runner.connect()))
+    : (manager.connection.driver as unknown as { master: PgQueryable }).master;
   try {
     return (await target.query({ name, text, values })).rows as T[];
   } catch (err) {

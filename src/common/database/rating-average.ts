@@ -4,8 +4,7 @@
  * own copy, as migrations are frozen): the average is written in the same UPDATE as the sum and
  * count, and the database refuses any row where it drifted.
  */
-export const RATING_AVERAGE_RULE =
-  'rating IS NOT DISTINCT FROM (CASE WHEN ratings_count = 0 THEN NULL ELSE round(rating_sum::numeric / ratings_count, 2) END)';
+export const RATING_AVERAGE_RULE = 'rating IS NOT DISTINCT FROM (CASE WHEN ratings_count = 0 THEN NULL ELSE round(rating_sum::numeric / ratings_count, 2) END)';
 
 /** The SET list that adds `starsParam` (a `$n`) to a rated row: sum, count and the average from them, in one statement. */
 export function addRatingSql(starsParam: string): string {

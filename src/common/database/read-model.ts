@@ -159,17 +159,25 @@ export function group<F extends Fields, const S extends Selects = []>(
   fields: F,
   options: { nullIf: NullIf; description?: string; selects?: S },
 ): Group<F, true, S>;
-export function group<F extends Fields>(name: string, fields: F, options: { nullIf?: NullIf; description?: string; selects?: Selects } = {}): Group<F, boolean> {
+export function group<F extends Fields>(
+  name: string,
+  fields: F,
+  options: { nullIf?: NullIf; description?: string; selects?: Selects } = {},
+): Group<F, boolean> {
   const nullIf = options.nullIf ?? [];
-  return { kind: 'group', name, fields, nullIf, nullable: nullIf.length > 0, selects: options.selects ?? [], ...(options.description ? { description: options.description } : {}) };
+  return {
+    kind: 'group',
+    name,
+    fields,
+    nullIf,
+    nullable: nullIf.length > 0,
+    selects: options.selects ?? [],
+    ...(options.description ? { description: options.description } : {}),
+  };
 }
 
 /** The group, null when any of `nullIf` (row keys or jsonb paths) is null, as one use of it is documented. */
-export function orNull<F extends Fields, S extends Selects>(
-  g: Group<F, boolean, S>,
-  nullIf: NullIf,
-  description?: string,
-): Group<F, true, S> {
+export function orNull<F extends Fields, S extends Selects>(g: Group<F, boolean, S>, nullIf: NullIf, description?: string): Group<F, true, S> {
   return { ...g, nullIf, nullable: true, ...(description ? { description } : {}) };
 }
 

@@ -1,14 +1,7 @@
 import { DomainError } from './domain.error';
 
 /** Failures that belong to no single module: input validation, limits, generic access rules. */
-export type CommonErrorCode =
-  | 'VALIDATION_FAILED'
-  | 'UNAUTHENTICATED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'RATE_LIMITED';
+export type CommonErrorCode = 'VALIDATION_FAILED' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED';
 
 export class CommonError extends DomainError<CommonErrorCode> {
   static validation(field: string, message: string): CommonError {

@@ -5,7 +5,13 @@ const budget = { budgetMs: 1000, firstAttemptMs: 600, pauseMs: 10 };
 describe('withOneRetry', () => {
   it('answers the first success without a retry', async () => {
     const calls: number[][] = [];
-    await expect(withOneRetry(budget, async (ms, n) => (calls.push([ms, n]), 'ok'), () => true)).resolves.toBe('ok');
+    await expect(
+      withOneRetry(
+        budget,
+        async (ms, n) => (calls.push([ms, n]), 'ok'),
+        () => true,
+      ),
+    ).resolves.toBe('ok');
     expect(calls).toEqual([[600, 1]]);
   });
 
@@ -30,16 +36,41 @@ describe('withOneRetry', () => {
   it('never retries a failure that is not worth it, and rethrows the last failure', async () => {
     let calls = 0;
     const refused = new Error('402');
-    await expect(withOneRetry(budget, async () => { calls += 1; throw refused; }, () => false)).rejects.toBe(refused);
+    await expect(
+      withOneRetry(
+        budget,
+        async () => {
+          calls += 1;
+          throw refused;
+        },
+        () => false,
+      ),
+    ).rejects.toBe(refused);
     expect(calls).toBe(1);
-    await expect(withOneRetry(budget, async (_ms, n) => { throw new Error(`fail ${n}`); }, () => true)).rejects.toThrow('fail 2');
+    await expect(
+      withOneRetry(
+        budget,
+        async (_ms, n) => {
+          throw new Error(`fail ${n}`);
+        },
+        () => true,
+      ),
+    ).rejects.toThrow('fail 2');
   });
 
   it('gives up without a second attempt when the first used the whole budget', async () => {
     let calls = 0;
     const tight = { budgetMs: 20, firstAttemptMs: 20, pauseMs: 5 };
     await expect(
-      withOneRetry(tight, async () => { calls += 1; await new Promise((r) => setTimeout(r, 40)); throw new Error('slow'); }, () => true),
+      withOneRetry(
+        tight,
+        async () => {
+          calls += 1;
+          await new Promise((r) => setTimeout(r, 40));
+          throw new Error('slow');
+        },
+        () => true,
+      ),
     ).rejects.toThrow('slow');
     expect(calls).toBe(1);
   });

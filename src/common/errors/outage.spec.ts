@@ -26,7 +26,12 @@ describe('recogniseOutage', () => {
   });
 
   it.each([
-    ['retries exhausted', Object.assign(new Error('Reached the max retries per request limit (which is 2). Refer to "maxRetriesPerRequest" option for details.'), { name: 'MaxRetriesPerRequestError' })],
+    [
+      'retries exhausted',
+      Object.assign(new Error('Reached the max retries per request limit (which is 2). Refer to "maxRetriesPerRequest" option for details.'), {
+        name: 'MaxRetriesPerRequestError',
+      }),
+    ],
     ['a closed connection', new Error('Connection is closed.')],
     ['no offline queue', new Error("Stream isn't writeable and enableOfflineQueue options is false")],
   ])('a Redis outage: %s', (_name, err) => {

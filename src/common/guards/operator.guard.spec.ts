@@ -95,8 +95,6 @@ describe('operatorRouteProblems', () => {
     expect(operatorRouteProblems([route({ action: 'users.delete' as never })])).toEqual([
       'X.y (GET /admin/x) names "users.delete", which is not in OPERATOR_PERMISSIONS',
     ]);
-    expect(operatorRouteProblems([route({ admin: false, path: 'x', action: 'read' })])).toEqual([
-      'X.y (GET /x) has @OperatorAction but is not under /admin/',
-    ]);
+    expect(operatorRouteProblems([route({ admin: false, path: 'x', action: 'read' })])).toEqual(['X.y (GET /x) has @OperatorAction but is not under /admin/']);
   });
 });

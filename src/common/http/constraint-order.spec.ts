@@ -8,19 +8,25 @@ import { createValidationPipe, FieldProblem } from './validation.pipe';
 
 const SRC = join(__dirname, '..', '..');
 /** How class-validator words absence and the wrong kind of value (bounds and formats read otherwise). */
-const MISSING_OR_KIND = /^\S+ (should not be empty|should not be null or undefined|must be (a|an) (string|number|integer number|boolean|object|array|UUID|valid ISO 8601 date string)|must be one of |nested property \S+ must be either object or array)/;
+const MISSING_OR_KIND =
+  /^\S+ (should not be empty|should not be null or undefined|must be (a|an) (string|number|integer number|boolean|object|array|UUID|valid ISO 8601 date string)|must be one of |nested property \S+ must be either object or array)/;
 
 /** Every request DTO of the service: each *.dto.ts under src/ is loaded so that its decorators register. */
 function requestDtos(): Array<Type<object>> {
   const walk = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.dto.ts') ? [join(dir, e.name)] : []));
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.dto.ts') ? [join(dir, e.name)] : [],
+    );
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loading for the decorators' side effect
   const exported = walk(SRC).flatMap((file) => Object.values(require(file) as Record<string, unknown>));
-  return exported.filter((value): value is Type<object> => typeof value === 'function' && getMetadataStorage().getTargetValidationMetadatas(value, '', false, false, undefined).length > 0);
+  return exported.filter(
+    (value): value is Type<object> =>
+      typeof value === 'function' && getMetadataStorage().getTargetValidationMetadatas(value, '', false, false, undefined).length > 0,
+  );
 }
 
 describe('the first message about a field names what is wrong with it', () => {
-  it('orders a field\'s messages: absence, then the wrong kind of value, then bounds and formats', () => {
+  it("orders a field's messages: absence, then the wrong kind of value, then bounds and formats", () => {
     expect(orderedMessages({ maxLength: 'too long', isString: 'not a string', isNotEmpty: 'empty' })).toEqual(['empty', 'not a string', 'too long']);
     expect(orderedMessages({ max: 'b1', min: 'b2', isInt: 'k', isDefined: 'p' })).toEqual(['p', 'k', 'b1', 'b2']);
     expect(orderedMessages(undefined)).toEqual([]);

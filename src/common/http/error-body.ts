@@ -9,11 +9,7 @@ export interface ErrorBody {
 }
 
 /** The one error shape of CONTRACT.md section 2. */
-export function errorBody(
-  statusCode: number,
-  message: string,
-  details?: ReadonlyArray<{ field: string; message: string }>,
-): ErrorBody {
+export function errorBody(statusCode: number, message: string, details?: ReadonlyArray<{ field: string; message: string }>): ErrorBody {
   const body: ErrorBody = { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
   if (details && details.length > 0) body.details = details;
   return body;

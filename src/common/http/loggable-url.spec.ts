@@ -5,7 +5,9 @@ const request = (url: string, route?: string) => ({ url, routeOptions: route ===
 
 describe('loggableUrl', () => {
   it('logs a route with a secret token parameter as its pattern', () => {
-    expect(loggableUrl(request('/api/v1/shared-rides/q3Vh0x2Yl9cR8mT1bN4kZ7wE6aS5dF0gH2jK9lP3oUi', '/api/v1/shared-rides/:token'))).toBe('/api/v1/shared-rides/:token');
+    expect(loggableUrl(request('/api/v1/shared-rides/q3Vh0x2Yl9cR8mT1bN4kZ7wE6aS5dF0gH2jK9lP3oUi', '/api/v1/shared-rides/:token'))).toBe(
+      '/api/v1/shared-rides/:token',
+    );
   });
 
   it('logs every other request as it came', () => {

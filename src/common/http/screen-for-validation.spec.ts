@@ -47,7 +47,16 @@ describe('screening before class-transformer', () => {
   it.each([
     [RegisterDto, { role: 'passenger', first_name: ['x', 'y'], last_name: { a: 1 }, push_token: [[1]], email: [] }],
     [RegisterDto, { role: ['passenger'], phone: { '+1': 1 }, profile_picture_base64: [''] }],
-    [BookRideDto, { pickup: { ...LOCATION, address: ['x'] }, dropoff: { ...LOCATION, latitude: { v: 1 } }, ride_type: ['one_way'], vehicle_category_id: [1], payment_method: {} }],
+    [
+      BookRideDto,
+      {
+        pickup: { ...LOCATION, address: ['x'] },
+        dropoff: { ...LOCATION, latitude: { v: 1 } },
+        ride_type: ['one_way'],
+        vehicle_category_id: [1],
+        payment_method: {},
+      },
+    ],
     [UpdateLocationDto, { latitude: [37.7], longitude: { x: 1 }, heading: [[]], speed: {}, accuracy: [1, 2] }],
   ])('%p: the same answer as class-validator alone, for structures in scalar fields', async (type, body) => {
     expect(await problems(screened, type, body)).toEqual(await problems(plain, type, body));

@@ -15,15 +15,18 @@ export interface RootLoggerOptions {
 
 export function createRootLogger(level: string, { fd = 1, buffered = false }: RootLoggerOptions = {}): Logger {
   const destination = buffered ? pino.destination({ dest: fd, sync: false, minLength: 4096 }) : pino.destination({ dest: fd, sync: true });
-  return pino({
-    level,
-    base: { service: 'ride-hailing' },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'refresh_token', 'access_token'],
-      censor: '[redacted]',
+  return pino(
+    {
+      level,
+      base: { service: 'ride-hailing' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', 'refresh_token', 'access_token'],
+        censor: '[redacted]',
+      },
     },
-  }, destination);
+    destination,
+  );
 }
 
 export function flushLogs(logger: Logger): void {

@@ -27,7 +27,11 @@ export class Metrics {
     'Domain events handled by this instance: origin=local were published here, origin=remote came from other instances',
     this.registry,
   );
-  readonly wsDelivered = new FastCounter('ws_messages_delivered_total', 'Event messages written to live sockets of this instance, by message type', this.registry);
+  readonly wsDelivered = new FastCounter(
+    'ws_messages_delivered_total',
+    'Event messages written to live sockets of this instance, by message type',
+    this.registry,
+  );
   readonly matcherFirstSend = new Histogram({
     name: 'matcher_first_send_seconds',
     help: 'ride_requested: from the event reaching this instance to the first socket write (nearby-driver lookup included)',
@@ -40,7 +44,12 @@ export class Metrics {
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });
-  readonly pushSent = new Counter({ name: 'push_sent_total', help: 'Push notifications FCM accepted', labelNames: ['type'] as const, registers: [this.registry] });
+  readonly pushSent = new Counter({
+    name: 'push_sent_total',
+    help: 'Push notifications FCM accepted',
+    labelNames: ['type'] as const,
+    registers: [this.registry],
+  });
   readonly pushFailed = new Counter({
     name: 'push_failed_total',
     help: 'Push notifications that failed (reason: unavailable, refused, unregistered)',
@@ -49,7 +58,12 @@ export class Metrics {
   });
   readonly pushDropped = new Counter({ name: 'push_dropped_total', help: 'Push work dropped because its queue was full', registers: [this.registry] });
   readonly pushQueued = new Gauge({ name: 'push_queue_length', help: 'Push work waiting in the queues', registers: [this.registry] });
-  readonly otpSent = new Counter({ name: 'otp_sent_total', help: 'Sign-in codes a channel delivered', labelNames: ['channel'] as const, registers: [this.registry] });
+  readonly otpSent = new Counter({
+    name: 'otp_sent_total',
+    help: 'Sign-in codes a channel delivered',
+    labelNames: ['channel'] as const,
+    registers: [this.registry],
+  });
   readonly otpFailed = new Counter({
     name: 'otp_failed_total',
     help: 'Sign-in codes a channel failed to deliver after its retry (reason: unavailable, refused, invalid_recipient)',

@@ -59,7 +59,10 @@ export class GoogleAccessTokens {
     const answer = (await response.json().catch(() => ({}))) as TokenAnswer;
     if (!response.ok || typeof answer.access_token !== 'string') {
       const kind = response.status === 429 || response.status >= 500 ? 'unavailable' : 'refused';
-      throw new DeliveryError(kind, `OAuth token endpoint answered ${response.status}: ${String(answer.error ?? '')} ${String(answer.error_description ?? '')}`.trim());
+      throw new DeliveryError(
+        kind,
+        `OAuth token endpoint answered ${response.status}: ${String(answer.error ?? '')} ${String(answer.error_description ?? '')}`.trim(),
+      );
     }
     const lifetimeMs = (typeof answer.expires_in === 'number' && answer.expires_in > 0 ? answer.expires_in : ASSERTION_LIFETIME_SECONDS) * 1000;
     this.cached = { token: answer.access_token, renewAt: Date.now() + lifetimeMs - Math.min(RENEW_BEFORE_MS, lifetimeMs / 2) };

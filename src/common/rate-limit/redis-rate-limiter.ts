@@ -99,10 +99,7 @@ export class RedisRateLimiter extends RateLimiter {
   }
 
   private async evalHit(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {
-    const [hits, msLeft] = (await this.redis.eval(HIT_SCRIPT, 1, this.keyPrefix + key + this.keySuffix, String(windowSeconds * 1000))) as [
-      number,
-      number,
-    ];
+    const [hits, msLeft] = (await this.redis.eval(HIT_SCRIPT, 1, this.keyPrefix + key + this.keySuffix, String(windowSeconds * 1000))) as [number, number];
     return toResult(Number(hits), limit, Number(msLeft));
   }
 

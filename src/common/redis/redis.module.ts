@@ -30,8 +30,7 @@ class RedisCloser implements OnApplicationShutdown {
     {
       provide: REDIS_CLIENT,
       inject: [AppConfig],
-      useFactory: (config: AppConfig): RedisClient =>
-        config.redisUrl ? createRedisConnection(config.redisUrl, 'ride-hailing-commands') : null,
+      useFactory: (config: AppConfig): RedisClient => (config.redisUrl ? createRedisConnection(config.redisUrl, 'ride-hailing-commands') : null),
     },
     RedisCloser,
   ],

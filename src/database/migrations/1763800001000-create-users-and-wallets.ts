@@ -71,9 +71,7 @@ export class CreateUsersAndWallets1763800001000 implements MigrationInterface {
       )`);
     await q.query(`CREATE INDEX wallet_ledger_wallet_idx ON wallet_ledger_entries (wallet_id, id)`);
     await q.query(`CREATE INDEX wallet_ledger_transfer_idx ON wallet_ledger_entries (transfer_id)`);
-    await q.query(
-      `CREATE UNIQUE INDEX wallet_ledger_ride_once_uq ON wallet_ledger_entries (ride_id, kind) WHERE ride_id IS NOT NULL`,
-    );
+    await q.query(`CREATE UNIQUE INDEX wallet_ledger_ride_once_uq ON wallet_ledger_entries (ride_id, kind) WHERE ride_id IS NOT NULL`);
     await q.query(`
       CREATE FUNCTION wallet_ledger_immutable() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN

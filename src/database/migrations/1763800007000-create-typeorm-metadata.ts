@@ -49,9 +49,7 @@ export class CreateTypeormMetadata1763800007000 implements MigrationInterface {
       CREATE TRIGGER typeorm_metadata_insert INSTEAD OF INSERT ON typeorm_metadata
       FOR EACH ROW EXECUTE FUNCTION typeorm_metadata_insert()`);
     // Must equal the asExpression of RideEntity.pickupGeo (TypeORM compares the text).
-    await q.query(
-      `DELETE FROM typeorm_metadata_entries WHERE type = 'GENERATED_COLUMN' AND "table" = 'rides' AND name = 'pickup_geo'`,
-    );
+    await q.query(`DELETE FROM typeorm_metadata_entries WHERE type = 'GENERATED_COLUMN' AND "table" = 'rides' AND name = 'pickup_geo'`);
     await q.query(
       `INSERT INTO typeorm_metadata_entries (type, "schema", "table", name, value)
        VALUES ('GENERATED_COLUMN', current_schema(), 'rides', 'pickup_geo', $1)`,

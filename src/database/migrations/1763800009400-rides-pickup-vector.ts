@@ -21,9 +21,7 @@ export class RidesPickupVector1763800009400 implements MigrationInterface {
     await q.query(`DROP INDEX rides_requested_geo_idx`);
     await q.query(`ALTER TABLE rides DROP COLUMN pickup_geo`);
     await q.query(`ALTER TABLE rides ADD COLUMN pickup_vec cube GENERATED ALWAYS AS (${PICKUP_VEC_EXPRESSION}) STORED`);
-    await q.query(
-      `CREATE INDEX rides_requested_near_idx ON rides USING gist (vehicle_category_id, pickup_vec) WHERE status = 'requested'`,
-    );
+    await q.query(`CREATE INDEX rides_requested_near_idx ON rides USING gist (vehicle_category_id, pickup_vec) WHERE status = 'requested'`);
     await q.query(`DELETE FROM typeorm_metadata WHERE type = 'GENERATED_COLUMN' AND "table" = 'rides' AND name = 'pickup_geo'`);
     await q.query(
       `INSERT INTO typeorm_metadata (type, "database", "schema", "table", name, value)

@@ -4,8 +4,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 export function ratingAverageCheck(table: 'users' | 'drivers'): string {
   return `${table}_rating_average_check`;
 }
-export const RATING_AVERAGE_RULE =
-  'rating IS NOT DISTINCT FROM (CASE WHEN ratings_count = 0 THEN NULL ELSE round(rating_sum::numeric / ratings_count, 2) END)';
+export const RATING_AVERAGE_RULE = 'rating IS NOT DISTINCT FROM (CASE WHEN ratings_count = 0 THEN NULL ELSE round(rating_sum::numeric / ratings_count, 2) END)';
 
 /**
  * Ratings both ways (CONTRACT §11): one row per ride and side (the primary key makes "once each"
@@ -33,7 +32,9 @@ export class RideRatings1763800014000 implements MigrationInterface {
       )`);
     await q.query(`CREATE INDEX ride_ratings_rated_user_idx ON ride_ratings (rated_user_id, created_at)`);
     await q.query(`ALTER TABLE rides ADD COLUMN driver_rating smallint NULL CONSTRAINT rides_driver_rating_check CHECK (driver_rating BETWEEN 1 AND 5)`);
-    await q.query(`ALTER TABLE rides ADD COLUMN passenger_rating smallint NULL CONSTRAINT rides_passenger_rating_check CHECK (passenger_rating BETWEEN 1 AND 5)`);
+    await q.query(
+      `ALTER TABLE rides ADD COLUMN passenger_rating smallint NULL CONSTRAINT rides_passenger_rating_check CHECK (passenger_rating BETWEEN 1 AND 5)`,
+    );
 
     await q.query(`ALTER TABLE drivers ALTER COLUMN rating DROP DEFAULT, ALTER COLUMN rating DROP NOT NULL`);
     await q.query(`UPDATE drivers SET rating = NULL`);

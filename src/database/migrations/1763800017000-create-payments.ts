@@ -43,9 +43,7 @@ export class CreatePayments1763800017000 implements MigrationInterface {
         CONSTRAINT card_payments_refunded_check CHECK (refunded_minor >= 0 AND refunded_minor <= captured_minor)
       )`);
     await q.query(`CREATE UNIQUE INDEX card_payments_attempt_uq ON card_payments (ride_id, purpose, attempt)`);
-    await q.query(
-      `CREATE UNIQUE INDEX card_payments_one_live_uq ON card_payments (ride_id, purpose) WHERE status IN ('held', 'captured')`,
-    );
+    await q.query(`CREATE UNIQUE INDEX card_payments_one_live_uq ON card_payments (ride_id, purpose) WHERE status IN ('held', 'captured')`);
     await q.query(`CREATE INDEX card_payments_held_card_idx ON card_payments (card_id) WHERE status = 'held'`);
 
     await q.query(`
@@ -100,9 +98,7 @@ export class CreatePayments1763800017000 implements MigrationInterface {
       )`);
 
     await q.query(`DROP INDEX wallet_ledger_ride_once_uq`);
-    await q.query(
-      `CREATE UNIQUE INDEX wallet_ledger_ride_once_uq ON wallet_ledger_entries (ride_id, kind) WHERE ride_id IS NOT NULL AND kind <> 'refund'`,
-    );
+    await q.query(`CREATE UNIQUE INDEX wallet_ledger_ride_once_uq ON wallet_ledger_entries (ride_id, kind) WHERE ride_id IS NOT NULL AND kind <> 'refund'`);
     await q.query(`ALTER TABLE wallets DROP CONSTRAINT wallets_check`);
     await q.query(`ALTER TABLE wallets ADD CONSTRAINT wallets_check CHECK (kind IN ('external', 'platform') OR balance_minor >= 0)`);
   }

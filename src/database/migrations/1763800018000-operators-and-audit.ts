@@ -14,9 +14,7 @@ export class OperatorsAndAudit1763800018000 implements MigrationInterface {
     await q.query(`ALTER TABLE users DROP CONSTRAINT users_role_check`);
     await q.query(`ALTER TABLE users ADD CONSTRAINT users_role_check CHECK (role IN ('passenger', 'driver', 'operator'))`);
     await q.query(`ALTER TABLE users ADD COLUMN operator_role varchar(16)`);
-    await q.query(
-      `ALTER TABLE users ADD CONSTRAINT users_operator_role_check CHECK (operator_role IN ('support', 'ops', 'finance', 'admin'))`,
-    );
+    await q.query(`ALTER TABLE users ADD CONSTRAINT users_operator_role_check CHECK (operator_role IN ('support', 'ops', 'finance', 'admin'))`);
     await q.query(`ALTER TABLE users ADD CONSTRAINT users_operator_check CHECK ((role = 'operator') = (operator_role IS NOT NULL))`);
 
     await q.query(`

@@ -11,16 +11,12 @@ export class OperatorRideCancel1763900600000 implements MigrationInterface {
     await q.query(`ALTER TABLE rides DROP CONSTRAINT rides_cancelled_by_check`);
     await q.query(`ALTER TABLE rides ADD CONSTRAINT rides_cancelled_by_check CHECK (cancelled_by IN ('passenger', 'driver', 'operator'))`);
     await q.query(`ALTER TABLE ride_events DROP CONSTRAINT ride_events_actor_role_check`);
-    await q.query(
-      `ALTER TABLE ride_events ADD CONSTRAINT ride_events_actor_role_check CHECK (actor_role IN ('passenger', 'driver', 'system', 'operator'))`,
-    );
+    await q.query(`ALTER TABLE ride_events ADD CONSTRAINT ride_events_actor_role_check CHECK (actor_role IN ('passenger', 'driver', 'system', 'operator'))`);
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE ride_events DROP CONSTRAINT ride_events_actor_role_check`);
-    await q.query(
-      `ALTER TABLE ride_events ADD CONSTRAINT ride_events_actor_role_check CHECK (actor_role IN ('passenger', 'driver', 'system'))`,
-    );
+    await q.query(`ALTER TABLE ride_events ADD CONSTRAINT ride_events_actor_role_check CHECK (actor_role IN ('passenger', 'driver', 'system'))`);
     await q.query(`ALTER TABLE rides DROP CONSTRAINT rides_cancelled_by_check`);
     await q.query(`ALTER TABLE rides ADD CONSTRAINT rides_cancelled_by_check CHECK (cancelled_by IN ('passenger', 'driver'))`);
   }

@@ -31,8 +31,7 @@ import { AuthRateLimitGuard } from './guards/auth-rate-limit.guard';
 import { RegistrationService } from './services/registration.service';
 import { SessionService } from './services/session.service';
 
-const IDENTITY_400 =
-  'Validation failure; Either email or phone is required; Phone is required; Invalid phone number; Invalid OTP; OTP expired';
+const IDENTITY_400 = 'Validation failure; Either email or phone is required; Phone is required; Invalid phone number; Invalid OTP; OTP expired';
 const IDENTITY_409 =
   'Phone and email belong to different accounts; Phone and email do not match one account…; ' +
   'This phone is already linked to another email address; This email is already linked to another phone number';

@@ -35,12 +35,10 @@ export const AUTH_MESSAGES: Record<AuthErrorCode, string> = {
   PHONE_REQUIRED: 'Phone is required',
   INVALID_PHONE: 'Invalid phone number',
   IDENTITY_DIFFERENT_ACCOUNTS: 'Phone and email belong to different accounts',
-  IDENTITY_MISMATCH:
-    'Phone and email do not match one account. Use the same phone and email as at login, or send only one of them.',
+  IDENTITY_MISMATCH: 'Phone and email do not match one account. Use the same phone and email as at login, or send only one of them.',
   PHONE_LINKED_TO_OTHER_EMAIL: 'This phone is already linked to another email address',
   EMAIL_LINKED_TO_OTHER_PHONE: 'This email is already linked to another phone number',
-  NO_PENDING_SIGNUP:
-    'No pending signup for this phone. Call send-otp first with the same number in international format.',
+  NO_PENDING_SIGNUP: 'No pending signup for this phone. Call send-otp first with the same number in international format.',
   INVALID_OTP: 'Invalid OTP',
   OTP_EXPIRED: 'OTP expired',
   ACCOUNT_ALREADY_COMPLETED: 'Account already completed \u2014 use login',

@@ -18,13 +18,7 @@ import { SessionService } from './services/session.service';
 import { jwtModuleOptions, TokenService } from './services/token.service';
 
 @Module({
-  imports: [
-    JwtModule.registerAsync({ inject: [AppConfig], useFactory: jwtModuleOptions }),
-    UsersModule,
-    DriversModule,
-    WalletsModule,
-    RateLimitModule,
-  ],
+  imports: [JwtModule.registerAsync({ inject: [AppConfig], useFactory: jwtModuleOptions }), UsersModule, DriversModule, WalletsModule, RateLimitModule],
   controllers: [AuthController],
   providers: [
     TokenService,

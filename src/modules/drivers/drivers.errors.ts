@@ -1,12 +1,7 @@
 import { DomainError } from '../../common/errors/domain.error';
 
 export type DriverErrorCode =
-  | 'DRIVER_NOT_FOUND'
-  | 'DRIVER_NOT_APPROVED'
-  | 'DRIVER_LOCATION_UNKNOWN'
-  | 'DOCUMENTS_MISSING'
-  | 'DOCUMENT_NOT_FOUND'
-  | 'DRIVER_NOT_SUSPENDED';
+  'DRIVER_NOT_FOUND' | 'DRIVER_NOT_APPROVED' | 'DRIVER_LOCATION_UNKNOWN' | 'DOCUMENTS_MISSING' | 'DOCUMENT_NOT_FOUND' | 'DRIVER_NOT_SUSPENDED';
 
 export const DRIVER_MESSAGES: Record<DriverErrorCode, string> = {
   DRIVER_NOT_FOUND: 'Driver profile not found',

@@ -92,20 +92,14 @@ export class DriversRepository {
     const sets = entries.map(([column], i) => `${column} = $${i + 2}`);
     sets.push('updated_at = now()');
     const rows = rowsOf<DriverRow>(
-      await this.dataSource.query(`UPDATE drivers SET ${sets.join(', ')} WHERE user_id = $1 RETURNING ${COLUMNS}`, [
-        userId,
-        ...entries.map(([, v]) => v),
-      ]),
+      await this.dataSource.query(`UPDATE drivers SET ${sets.join(', ')} WHERE user_id = $1 RETURNING ${COLUMNS}`, [userId, ...entries.map(([, v]) => v)]),
     );
     return rows[0];
   }
 
   async setOnline(userId: number, isOnline: boolean): Promise<DriverRow | undefined> {
     const rows = rowsOf<DriverRow>(
-      await this.dataSource.query(
-        `UPDATE drivers SET is_online = $2, updated_at = now() WHERE user_id = $1 RETURNING ${COLUMNS}`,
-        [userId, isOnline],
-      ),
+      await this.dataSource.query(`UPDATE drivers SET is_online = $2, updated_at = now() WHERE user_id = $1 RETURNING ${COLUMNS}`, [userId, isOnline]),
     );
     return rows[0];
   }

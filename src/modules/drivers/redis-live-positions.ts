@@ -34,11 +34,7 @@ export class RedisLivePositionStore extends LivePositionStore {
     const [seen, latest] = this.keys;
     const at = p.at.getTime();
     const value = [p.latitude, p.longitude, p.heading ?? '', p.speed ?? '', p.accuracy ?? '', at].join(',');
-    const results = await this.redis
-      .multi()
-      .zadd(seen, at, String(p.driverId))
-      .hset(latest, String(p.driverId), value)
-      .exec();
+    const results = await this.redis.multi().zadd(seen, at, String(p.driverId)).hset(latest, String(p.driverId), value).exec();
     const failed = results?.find(([err]) => err);
     if (failed) throw failed[0];
   }

@@ -62,7 +62,10 @@ describe('VehicleCategoriesService background reload', () => {
   });
 
   it('hands a failing first load to the caller (there is nothing to serve yet)', async () => {
-    const findAllOrdered = jest.fn().mockRejectedValueOnce(new Error('down')).mockResolvedValueOnce([category(1, 'Economy')]);
+    const findAllOrdered = jest
+      .fn()
+      .mockRejectedValueOnce(new Error('down'))
+      .mockResolvedValueOnce([category(1, 'Economy')]);
     const service = serviceOver(findAllOrdered);
     await expect(service.listActive()).rejects.toThrow('down');
     await settle();

@@ -44,7 +44,9 @@ describe('LiveConnection over a real socket', () => {
     server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
     await new Promise((resolve) => server.once('listening', resolve));
     const accepted = new Promise<LiveConnection>((resolve) =>
-      server.once('connection', (socket, request) => resolve(new LiveConnection(socket, { maxMessagesPerSecond: 10, maxBufferedBytes: 1 << 20 }, request.socket))),
+      server.once('connection', (socket, request) =>
+        resolve(new LiveConnection(socket, { maxMessagesPerSecond: 10, maxBufferedBytes: 1 << 20 }, request.socket)),
+      ),
     );
     client = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
     connection = await accepted;

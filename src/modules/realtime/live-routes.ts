@@ -64,7 +64,15 @@ export const LIVE_ROUTES = {
   // A card ride's hold lapsed at Stripe (CONTRACT §13: operators' live sockets); other money changes are not routed.
   'ride.payment_changed': (e) =>
     e.failed
-      ? [{ type: 'payment_failed', rideId: e.ride_id, to: OPERATORS, data: { ride: e.ride }, push: () => ({ title: 'Payment failed', body: `Ride ${e.ride.ride_code}` }) }]
+      ? [
+          {
+            type: 'payment_failed',
+            rideId: e.ride_id,
+            to: OPERATORS,
+            data: { ride: e.ride },
+            push: () => ({ title: 'Payment failed', body: `Ride ${e.ride.ride_code}` }),
+          },
+        ]
       : [],
 
   'ride.tipped': (e) => [

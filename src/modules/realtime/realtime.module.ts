@@ -33,8 +33,7 @@ import { PushChannel } from './push/push-channel';
     {
       provide: Presence,
       inject: [REDIS_CLIENT, AppConfig],
-      useFactory: (redis: RedisClient, config: AppConfig): Presence =>
-        redis ? new RedisPresence(redis, config.redisKeyPrefix) : new SingleInstancePresence(),
+      useFactory: (redis: RedisClient, config: AppConfig): Presence => (redis ? new RedisPresence(redis, config.redisKeyPrefix) : new SingleInstancePresence()),
     },
     { provide: RideSnapshotPort, useExisting: RidesService },
     { provide: NearbyDriversPort, useExisting: DriversService },

@@ -37,7 +37,14 @@ export class RidePaymentEventsService implements RidePaymentEventsPort {
   private announce(rideId: string, failed: boolean): AfterCommit {
     return async () => {
       const row = await this.reads.findView(rideId);
-      if (row) this.events.publish('ride.payment_changed', { ride_id: rideId, passenger_id: row.passenger_id, driver_id: row.driver_id, failed, ride: rideToJson(row) });
+      if (row)
+        this.events.publish('ride.payment_changed', {
+          ride_id: rideId,
+          passenger_id: row.passenger_id,
+          driver_id: row.driver_id,
+          failed,
+          ride: rideToJson(row),
+        });
     };
   }
 }

@@ -128,14 +128,17 @@ export class RidesController {
   @HttpCode(200)
   @Roles('driver')
   @ApiOperation({
-    summary: "The passenger did not come: the assigned driver cancels once the ride has been driver_arrived for NO_SHOW_WAIT_SECONDS",
+    summary: 'The passenger did not come: the assigned driver cancels once the ride has been driver_arrived for NO_SHOW_WAIT_SECONDS',
     description:
       'The ride becomes cancelled with `cancelled_by: "driver"` and `cancel_reason: "no_show"`; the passenger pays the CANCELLATION_FEE ' +
       '(card rides from the hold, the rest released; wallet rides as far as the balance goes; cash rides nothing).',
   })
   @ApiOkResponse({ type: RideResponseDto, description: 'The cancelled ride, with its cancellation_fee' })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ type: ErrorResponseDto, description: 'Wait for the passenger a little longer (earlier than NO_SHOW_WAIT_SECONDS), or the ride is not driver_arrived' })
+  @ApiConflictResponse({
+    type: ErrorResponseDto,
+    description: 'Wait for the passenger a little longer (earlier than NO_SHOW_WAIT_SECONDS), or the ride is not driver_arrived',
+  })
   noShow(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string): Promise<RideView> {
     return this.transitions.apply(rideId, { type: 'no_show' }, user);
   }
@@ -168,11 +171,7 @@ export class RidesController {
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such ride, or not assigned to the caller' })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'Not the next status of the ride' })
   @ApiTooManyRequestsResponse({ type: ErrorResponseDto, description: 'Too many wrong PINs (after 5 wrong tries on the ride)' })
-  changeStatus(
-    @CurrentUser() user: AuthenticatedUser,
-    @Param('ride_id') rideId: string,
-    @Body() dto: UpdateRideStatusDto,
-  ): Promise<RideView> {
+  changeStatus(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string, @Body() dto: UpdateRideStatusDto): Promise<RideView> {
     return this.transitions.apply(rideId, driverStep(dto.status, dto.pin), user);
   }
 }

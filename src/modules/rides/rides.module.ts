@@ -55,21 +55,22 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
 @Module({
   imports: [
     RateLimitModule,
-    TypeOrmModule.forFeature([
-      RideEntity,
-      BidEntity,
-      RideEventEntity,
-      RidePaymentEntity,
-      IdempotencyKeyEntity,
-      RideMessageEntity,
-      RideRatingEntity,
-    ]),
+    TypeOrmModule.forFeature([RideEntity, BidEntity, RideEventEntity, RidePaymentEntity, IdempotencyKeyEntity, RideMessageEntity, RideRatingEntity]),
     AuditModule,
     WalletsModule,
     PaymentsModule,
     PricingModule,
   ],
-  controllers: [RidesController, PassengerRidesController, BidsController, RideChatController, TipsController, RideRatingsController, AdminRidesController, AdminRideRefundsController],
+  controllers: [
+    RidesController,
+    PassengerRidesController,
+    BidsController,
+    RideChatController,
+    TipsController,
+    RideRatingsController,
+    AdminRidesController,
+    AdminRideRefundsController,
+  ],
   providers: [
     // read models
     RidesRepository,

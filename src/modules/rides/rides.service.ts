@@ -201,10 +201,7 @@ export class RidesService implements SurgeDemandPort {
 
   /** GET /driver/earnings: totals per UTC period and the completed rides behind them, newest first. */
   async getDriverEarnings(driverId: number, currency: string, page: number, limit: number): Promise<DriverEarningsView> {
-    const [totals, items] = await Promise.all([
-      this.payments.totalsForDriver(driverId),
-      this.payments.listForDriver(driverId, (page - 1) * limit, limit),
-    ]);
+    const [totals, items] = await Promise.all([this.payments.totalsForDriver(driverId), this.payments.listForDriver(driverId, (page - 1) * limit, limit)]);
     return {
       currency,
       today: toMajor(totals.today),

@@ -69,9 +69,11 @@ export class SosTextsSender implements OnApplicationBootstrap, OnModuleDestroy {
       await this.alerts.markSent(text.id);
     } catch (err) {
       const failure = asDeliveryError(err);
-      const retry = failure.kind === 'unavailable' ? RETRY_AFTER_SECONDS[text.attempts - 1] ?? null : null;
+      const retry = failure.kind === 'unavailable' ? (RETRY_AFTER_SECONDS[text.attempts - 1] ?? null) : null;
       this.logger.warn({ msg: 'An SOS text was not delivered', text_id: text.id, attempts: text.attempts, retry_in_s: retry, error: failure.message });
-      await this.alerts.markFailed(text.id, failure.message, retry).catch((e: unknown) => this.logger.error({ err: e, msg: 'Recording an SOS text failure failed' }));
+      await this.alerts
+        .markFailed(text.id, failure.message, retry)
+        .catch((e: unknown) => this.logger.error({ err: e, msg: 'Recording an SOS text failure failed' }));
       if (retry !== null) this.later(retry * 1000);
     }
   }

@@ -54,7 +54,10 @@ export class SosController {
 
   @Post(':ride_id/ride-check')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Answer a ride check', description: '`ok: false` raises an SOS as POST /sos does (201 with it, 200 if one is open); `ok: true` is a 204.' })
+  @ApiOperation({
+    summary: 'Answer a ride check',
+    description: '`ok: false` raises an SOS as POST /sos does (201 with it, 200 if one is open); `ok: true` is a 204.',
+  })
   @ApiNoContentResponse({ description: 'All is well' })
   @ApiCreatedResponse({ type: SosResponseDto, description: 'Not OK: the SOS raised' })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'Not OK on a ride that is not accepted, driver_arrived or started' })

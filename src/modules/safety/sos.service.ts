@@ -37,7 +37,14 @@ function adminView(row: SosRow, texts: SosTextRow[]): AdminSosResponseDto {
     resolved_at: iso(row.resolved_at),
     resolved_by: row.resolved_by,
     resolution_reason: row.resolution_reason,
-    texts: texts.map((t) => ({ name: t.contact_name, phone: t.phone, status: t.status, attempts: t.attempts, last_error: t.last_error, sent_at: iso(t.sent_at) })),
+    texts: texts.map((t) => ({
+      name: t.contact_name,
+      phone: t.phone,
+      status: t.status,
+      attempts: t.attempts,
+      last_error: t.last_error,
+      sent_at: iso(t.sent_at),
+    })),
   };
 }
 
@@ -105,7 +112,17 @@ export class SosService {
     const limit = query.limit ?? 20;
     const { rows, total } = await this.alerts.findPage(query.status, (page - 1) * limit, limit);
     const texts = await this.alerts.findTextsOf(rows.map((r) => r.id));
-    return { items: rows.map((row) => adminView(row, texts.filter((t) => t.sos_id === row.id))), page, limit, total };
+    return {
+      items: rows.map((row) =>
+        adminView(
+          row,
+          texts.filter((t) => t.sos_id === row.id),
+        ),
+      ),
+      page,
+      limit,
+      total,
+    };
   }
 
   /** POST /admin/sos/{id}/resolve: once; the audit entry in the same transaction. */

@@ -22,10 +22,9 @@ export class ShareLinksRepository {
 
   /** One primary-key lookup. */
   async findByHash(tokenHash: string, manager?: EntityManager): Promise<ShareLinkRow | undefined> {
-    const rows: ShareLinkRow[] = await this.m(manager).query(
-      `SELECT ride_id, revoked_at IS NOT NULL AS revoked FROM ride_share_links WHERE token_hash = $1`,
-      [tokenHash],
-    );
+    const rows: ShareLinkRow[] = await this.m(manager).query(`SELECT ride_id, revoked_at IS NOT NULL AS revoked FROM ride_share_links WHERE token_hash = $1`, [
+      tokenHash,
+    ]);
     return rows[0];
   }
 

@@ -61,7 +61,7 @@ export class SharedRidesController {
   @ApiOperation({
     summary: 'A shared ride, as its link shows it (no login)',
     description:
-      'Status, pickup, dropoff, the driver and car, and the driver\'s live position; never a phone, e-mail, user id or the ' +
+      "Status, pickup, dropoff, the driver and car, and the driver's live position; never a phone, e-mail, user id or the " +
       "passenger's name. Poll it every few seconds; rate-limited per IP (SHARED_RIDE_RATE_LIMIT_PER_IP_PER_MINUTE).",
   })
   @ApiParam({ name: 'token', description: 'The token of POST /rides/{ride_id}/share' })

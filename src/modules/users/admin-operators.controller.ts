@@ -42,11 +42,7 @@ export class AdminOperatorsController {
   @ApiOkResponse({ type: MessageResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Operator not found' })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'Operators cannot remove themselves' })
-  async remove(
-    @CurrentUser() user: AuthenticatedUser,
-    @Param('id', IntIdPipe) id: number,
-    @Body() body: ReasonDto,
-  ): Promise<MessageResponseDto> {
+  async remove(@CurrentUser() user: AuthenticatedUser, @Param('id', IntIdPipe) id: number, @Body() body: ReasonDto): Promise<MessageResponseDto> {
     await this.operators.remove(id, { actorId: user.id, reason: body.reason });
     return { message: 'Operator removed' };
   }

@@ -24,10 +24,7 @@ export class AdminUsersService {
   async get(id: number): Promise<AdminUserResponseDto> {
     const row = await this.users.findPublicById(id);
     if (!row) throw new UserError('USER_NOT_FOUND');
-    const [wallet, driver] = await Promise.all([
-      this.usersService.findWallet(id),
-      row.role === 'driver' ? this.usersService.findDriverProfile(id) : null,
-    ]);
+    const [wallet, driver] = await Promise.all([this.usersService.findWallet(id), row.role === 'driver' ? this.usersService.findDriverProfile(id) : null]);
     return { user: UserResponseDto.from(row), wallet, driver };
   }
 

@@ -2,15 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { UserRole } from '../../common/auth/authenticated-user';
 import { LoginCandidateRow, SessionsRepository } from './sign-in/sessions.repository';
-import {
-  ContactFill,
-  IdentityRow,
-  OtpStateRow,
-  RegistrationChanges,
-  SessionUserRow,
-  SignInRepository,
-  VerifiedChanges,
-} from './sign-in/sign-in.repository';
+import { ContactFill, IdentityRow, OtpStateRow, RegistrationChanges, SessionUserRow, SignInRepository, VerifiedChanges } from './sign-in/sign-in.repository';
 
 export type { ContactFill, IdentityRow, LoginCandidateRow, OtpStateRow, RegistrationChanges, SessionUserRow, VerifiedChanges };
 

@@ -30,7 +30,6 @@ export interface ProfileChanges {
   ridePin?: RidePinSetting;
 }
 
-
 @Injectable()
 export class UsersRepository {
   constructor(@InjectRepository(UserEntity) private readonly repo: Repository<UserEntity>) {}
@@ -59,11 +58,11 @@ export class UsersRepository {
       is_registered: boolean;
       valid_after: number;
     }> = await this.repo.query(
-        `SELECT id, role, operator_role, is_active, is_blocked, is_registered,
+      `SELECT id, role, operator_role, is_active, is_blocked, is_registered,
                 COALESCE(extract(epoch FROM tokens_valid_after), 0)::float8 AS valid_after
            FROM users WHERE id = ANY($1::int[])`,
-        [ids],
-      );
+      [ids],
+    );
     const states = new Map<number, UserAuthState>();
     for (const row of rows) {
       states.set(row.id, {
@@ -126,7 +125,9 @@ export class UsersRepository {
 
   /** Replaces the list whole; false for no such user. */
   async setEmergencyContacts(id: number, contacts: Array<{ name: string; phone: string }>): Promise<boolean> {
-    const rows = rowsOf(await this.m().query(`UPDATE users SET emergency_contacts = $2::jsonb, updated_at = now() WHERE id = $1 RETURNING id`, [id, JSON.stringify(contacts)]));
+    const rows = rowsOf(
+      await this.m().query(`UPDATE users SET emergency_contacts = $2::jsonb, updated_at = now() WHERE id = $1 RETURNING id`, [id, JSON.stringify(contacts)]),
+    );
     return rows.length > 0;
   }
 
@@ -144,7 +145,7 @@ export class UsersRepository {
   async updateProfile(id: number, changes: ProfileChanges, manager?: EntityManager): Promise<PublicUserRow | undefined> {
     const rows = rowsOf<PublicUserRow>(
       await this.m(manager).query(
-      `UPDATE users SET
+        `UPDATE users SET
          is_email_verified = CASE WHEN $2::varchar IS NOT NULL AND email IS DISTINCT FROM $2 THEN false ELSE is_email_verified END,
          email           = COALESCE($2, email),
          first_name      = COALESCE($3, first_name),
@@ -154,7 +155,7 @@ export class UsersRepository {
          updated_at      = now()
        WHERE id = $1
        RETURNING ${PUBLIC_USER_COLUMNS}`,
-      [id, changes.email ?? null, changes.firstName ?? null, changes.lastName ?? null, changes.profilePicture ?? null, changes.ridePin ?? null],
+        [id, changes.email ?? null, changes.firstName ?? null, changes.lastName ?? null, changes.profilePicture ?? null, changes.ridePin ?? null],
       ),
     );
     return rows[0];
@@ -177,13 +178,13 @@ export class UsersRepository {
   async setBlocked(userId: number, blocked: boolean, manager?: EntityManager): Promise<PublicUserRow | undefined> {
     const rows = rowsOf<PublicUserRow>(
       await this.m(manager).query(
-      `UPDATE users SET is_blocked = $2,
+        `UPDATE users SET is_blocked = $2,
               refresh_token_hash = CASE WHEN $2 THEN NULL ELSE refresh_token_hash END,
               refresh_token_family = CASE WHEN $2 THEN NULL ELSE refresh_token_family END,
               updated_at = now()
         WHERE id = $1
         RETURNING ${PUBLIC_USER_COLUMNS}`,
-      [userId, blocked],
+        [userId, blocked],
       ),
     );
     return rows[0];
@@ -196,10 +197,7 @@ export class UsersRepository {
 
   /** Push tokens (from register or login) of the users that have one and may still be reached. */
   async findPushTokens(ids: number[]): Promise<Array<{ id: number; device_token: string }>> {
-    return this.repo.query(
-      `SELECT id, device_token FROM users WHERE id = ANY($1::int[]) AND device_token IS NOT NULL AND is_active AND NOT is_blocked`,
-      [ids],
-    );
+    return this.repo.query(`SELECT id, device_token FROM users WHERE id = ANY($1::int[]) AND device_token IS NOT NULL AND is_active AND NOT is_blocked`, [ids]);
   }
 
   async findOperatorIds(): Promise<number[]> {

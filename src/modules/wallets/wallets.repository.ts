@@ -52,10 +52,7 @@ export class WalletsRepository {
   }
 
   async insertForUser(userId: number, currency: string, manager?: EntityManager): Promise<void> {
-    await this.m(manager).query(
-      `INSERT INTO wallets (user_id, kind, currency) VALUES ($1, 'user', $2) ON CONFLICT (user_id) DO NOTHING`,
-      [userId, currency],
-    );
+    await this.m(manager).query(`INSERT INTO wallets (user_id, kind, currency) VALUES ($1, 'user', $2) ON CONFLICT (user_id) DO NOTHING`, [userId, currency]);
   }
 
   async findByUserId(userId: number, manager?: EntityManager): Promise<WalletRow | undefined> {
@@ -81,10 +78,10 @@ export class WalletsRepository {
 
   /** The platform or external account, created on first use. */
   async findOrCreateSystemWallet(kind: 'platform' | 'external', currency: string, manager: EntityManager): Promise<number> {
-    await manager.query(
-      `INSERT INTO wallets (kind, currency) VALUES ($1, $2) ON CONFLICT (kind) WHERE kind IN ('platform', 'external') DO NOTHING`,
-      [kind, currency],
-    );
+    await manager.query(`INSERT INTO wallets (kind, currency) VALUES ($1, $2) ON CONFLICT (kind) WHERE kind IN ('platform', 'external') DO NOTHING`, [
+      kind,
+      currency,
+    ]);
     const rows: Array<{ id: number }> = await manager.query(`SELECT id FROM wallets WHERE kind = $1`, [kind]);
     return rows[0]!.id;
   }
@@ -97,15 +94,9 @@ export class WalletsRepository {
       const o = i * 6;
       return `($${o + 1}, $${o + 2}, $${o + 3}, $${o + 4}, $${o + 5}, $${o + 6})`;
     });
-    await manager.query(
-      `INSERT INTO wallet_ledger_entries (wallet_id, transfer_id, amount_minor, kind, ride_id, reason) VALUES ${tuples.join(', ')}`,
-      values,
-    );
+    await manager.query(`INSERT INTO wallet_ledger_entries (wallet_id, transfer_id, amount_minor, kind, ride_id, reason) VALUES ${tuples.join(', ')}`, values);
     for (const e of entries) {
-      await manager.query(`UPDATE wallets SET balance_minor = balance_minor + $2, updated_at = now() WHERE id = $1`, [
-        e.walletId,
-        e.amountMinor,
-      ]);
+      await manager.query(`UPDATE wallets SET balance_minor = balance_minor + $2, updated_at = now() WHERE id = $1`, [e.walletId, e.amountMinor]);
     }
   }
 

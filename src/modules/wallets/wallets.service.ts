@@ -81,7 +81,11 @@ export class WalletsService {
       const platform = await this.wallets.findOrCreateSystemWallet('platform', this.config.currency, manager);
       entries.push({ walletId: platform, amountMinor: commissionMinor, kind: 'ride_commission', rideId });
     }
-    await this.wallets.recordTransfer(randomUUID(), entries.filter((e) => e.amountMinor !== 0), manager);
+    await this.wallets.recordTransfer(
+      randomUUID(),
+      entries.filter((e) => e.amountMinor !== 0),
+      manager,
+    );
   }
 
   /**
@@ -126,7 +130,11 @@ export class WalletsService {
       const platform = await this.wallets.findOrCreateSystemWallet('platform', this.config.currency, manager);
       entries.push({ walletId: platform, amountMinor: commissionMinor, kind: 'ride_commission', rideId });
     }
-    await this.wallets.recordTransfer(transferId, entries.filter((e) => e.amountMinor !== 0), manager);
+    await this.wallets.recordTransfer(
+      transferId,
+      entries.filter((e) => e.amountMinor !== 0),
+      manager,
+    );
   }
 
   /**
@@ -160,7 +168,10 @@ export class WalletsService {
    * A refund, borne by the platform (the driver's earnings stand), inside the caller's transaction:
    * back to the passenger's wallet, or out through the card (to the external account).
    */
-  async recordRefund(manager: EntityManager, input: { refundId: string; rideId: string; amountMinor: number; toUserId: number | null; reason: string | null }): Promise<void> {
+  async recordRefund(
+    manager: EntityManager,
+    input: { refundId: string; rideId: string; amountMinor: number; toUserId: number | null; reason: string | null },
+  ): Promise<void> {
     const platform = await this.wallets.findOrCreateSystemWallet('platform', this.config.currency, manager);
     let to: number;
     if (input.toUserId === null) to = await this.wallets.findOrCreateSystemWallet('external', this.config.currency, manager);

@@ -22,7 +22,6 @@ export interface IssuedTokens {
   family: string;
 }
 
-
 interface AccessClaims {
   sub: string;
   role: UserRole;
@@ -119,7 +118,14 @@ export class TokenService {
   /** Only a refresh token of the same family and the hash to store: the rotation stores it before the access token is signed. */
   issueRefresh(userId: number, family: string | undefined): { token: string; hash: string } {
     const iat = Math.floor(Date.now() / 1000);
-    const refresh: RefreshClaims = { sub: String(userId), type: 'refresh', jti: randomUUID(), fam: family ?? randomUUID(), iat, exp: iat + this.refreshTtlSeconds };
+    const refresh: RefreshClaims = {
+      sub: String(userId),
+      type: 'refresh',
+      jti: randomUUID(),
+      fam: family ?? randomUUID(),
+      iat,
+      exp: iat + this.refreshTtlSeconds,
+    };
     const token = this.jwt.sign(refresh);
     return { token, hash: TokenService.hash(token) };
   }

@@ -32,10 +32,10 @@ export class DriverDocumentsRepository {
    * name. The caller holds the driver's row lock, so two uploads of one kind take turns.
    */
   async replace(row: Omit<DriverDocumentRow, 'uploaded_at'>, manager: EntityManager): Promise<{ inserted: DriverDocumentRow; replaced?: string }> {
-    const old: Array<{ storage_name: string }> = await manager.query(
-      `DELETE FROM driver_documents WHERE driver_id = $1 AND kind = $2 RETURNING storage_name`,
-      [row.driver_id, row.kind],
-    );
+    const old: Array<{ storage_name: string }> = await manager.query(`DELETE FROM driver_documents WHERE driver_id = $1 AND kind = $2 RETURNING storage_name`, [
+      row.driver_id,
+      row.kind,
+    ]);
     const [inserted] = (await manager.query(
       `INSERT INTO driver_documents (id, driver_id, kind, content_type, size, storage_name) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
       [row.id, row.driver_id, row.kind, row.content_type, row.size, row.storage_name],

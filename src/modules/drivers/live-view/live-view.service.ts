@@ -28,17 +28,12 @@ export class LiveViewService {
       maxLongitude: query.max_longitude ?? 180,
     };
     if (box.maxLatitude < box.minLatitude) throw CommonError.validation('max_latitude', 'max_latitude must not be less than min_latitude');
-    if (box.maxLongitude < box.minLongitude)
-      throw CommonError.validation('max_longitude', 'max_longitude must not be less than min_longitude');
+    if (box.maxLongitude < box.minLongitude) throw CommonError.validation('max_longitude', 'max_longitude must not be less than min_longitude');
     const drivers = this.matching.liveIn(box, LIVE_VIEW_LIMIT).map((d) => ({
       id: d.driverId,
       latitude: d.latitude,
       longitude: d.longitude,
-      status: (d.rideId !== undefined
-        ? 'on_ride'
-        : d.availability?.online && d.availability.approved
-          ? 'available'
-          : 'offline') as LiveDriverStatus,
+      status: (d.rideId !== undefined ? 'on_ride' : d.availability?.online && d.availability.approved ? 'available' : 'offline') as LiveDriverStatus,
       ride_id: d.rideId ?? null,
       at: new Date(d.atMs).toISOString(),
     }));

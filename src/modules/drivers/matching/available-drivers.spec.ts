@@ -12,7 +12,7 @@ function online(drivers: AvailableDrivers, id: number, vehicleCategoryId: number
   drivers.setAvailability(id, { online: true, approved: true, vehicleCategoryId });
 }
 
-describe('AvailableDrivers.inBox (the operators\' live view)', () => {
+describe("AvailableDrivers.inBox (the operators' live view)", () => {
   const box = { minLatitude: 52.4, maxLatitude: 52.6, minLongitude: 13.3, maxLongitude: 13.5 };
   const world = { minLatitude: -90, maxLatitude: 90, minLongitude: -180, maxLongitude: 180 };
 
@@ -37,7 +37,12 @@ describe('AvailableDrivers.inBox (the operators\' live view)', () => {
       rideId: 'ride-5',
       availability: { online: true, approved: true, vehicleCategoryId: 1 },
     });
-    expect(drivers.inBox(world, NOW - 60_000, 100).map((d) => d.driverId).sort()).toEqual([1, 2, 4, 5]);
+    expect(
+      drivers
+        .inBox(world, NOW - 60_000, 100)
+        .map((d) => d.driverId)
+        .sort(),
+    ).toEqual([1, 2, 4, 5]);
   });
 
   it('stops at the limit, by the cells or by every cell', () => {

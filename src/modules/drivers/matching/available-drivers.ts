@@ -207,7 +207,7 @@ export class AvailableDrivers {
       const entry = this.entries.get(id);
       if (!entry || !matches(entry, query)) return;
       if (Math.abs(entry.latitude - point.latitude) > boxLat) return;
-      if (Math.abs((((entry.longitude - point.longitude) % 360) + 540) % 360 - 180) > boxLng) return;
+      if (Math.abs(((((entry.longitude - point.longitude) % 360) + 540) % 360) - 180) > boxLng) return;
       if (haversineKm(point, entry) <= radiusKm) found(id);
     };
     if (GRID.countCellsWithin(point, radiusKm) > this.cells.size) {

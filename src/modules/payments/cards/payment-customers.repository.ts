@@ -33,10 +33,10 @@ export class PaymentCustomersRepository {
 
   /** Keeps the first customer recorded (two concurrent setups got the same one from Stripe anyway: same key). */
   async insert(userId: number, stripeCustomerId: string, manager?: EntityManager): Promise<PaymentCustomerRow> {
-    await this.m(manager).query(
-      `INSERT INTO payment_customers (user_id, stripe_customer_id) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING`,
-      [userId, stripeCustomerId],
-    );
+    await this.m(manager).query(`INSERT INTO payment_customers (user_id, stripe_customer_id) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING`, [
+      userId,
+      stripeCustomerId,
+    ]);
     return (await this.find(userId, manager))!;
   }
 

@@ -3,7 +3,10 @@ import type { Assert, Same } from '../../../common/type-checks';
 import type { CardListView, CardSetupView, CardView } from '../cards/cards.service';
 
 export class CardSetupResponseDto {
-  @ApiProperty({ example: 'seti_1Nf3x2_secret_kM2', description: "The SetupIntent's client secret: the app confirms it with Stripe's SDK (PaymentSheet or confirmSetup)" })
+  @ApiProperty({
+    example: 'seti_1Nf3x2_secret_kM2',
+    description: "The SetupIntent's client secret: the app confirms it with Stripe's SDK (PaymentSheet or confirmSetup)",
+  })
   client_secret!: string;
   @ApiProperty({ example: 'seti_1Nf3x2' }) setup_intent_id!: string;
 }

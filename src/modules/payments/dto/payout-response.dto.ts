@@ -18,7 +18,10 @@ export class PayoutPageResponseDto {
 }
 
 export class OnboardingLinkResponseDto {
-  @ApiProperty({ example: 'https://connect.stripe.com/setup/e/acct_1Nf4/AbC', description: "Stripe's onboarding page for the driver's payout account; open it in a browser" })
+  @ApiProperty({
+    example: 'https://connect.stripe.com/setup/e/acct_1Nf4/AbC',
+    description: "Stripe's onboarding page for the driver's payout account; open it in a browser",
+  })
   url!: string;
 }
 

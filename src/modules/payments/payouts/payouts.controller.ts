@@ -63,7 +63,8 @@ export class PayoutsController {
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: `Below PAYOUT_MINIMUM, an invalid amount, or ${UNAVAILABLE}` })
   @ApiConflictResponse({
     type: ErrorResponseDto,
-    description: 'Account not ready, more than the wallet balance, "Payout refused by the payment provider" (nothing debited), or the key used for another amount',
+    description:
+      'Account not ready, more than the wallet balance, "Payout refused by the payment provider" (nothing debited), or the key used for another amount',
   })
   @ApiServiceUnavailableResponse({ type: ErrorResponseDto, description: PROVIDER_DOWN })
   async payOut(

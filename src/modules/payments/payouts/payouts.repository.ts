@@ -51,7 +51,7 @@ export class PayoutsRepository {
   async setPayoutsEnabled(stripeAccountId: string, enabled: boolean, manager: EntityManager): Promise<number | undefined> {
     const rows = rowsOf<{ driver_id: number }>(
       await manager.query(
-      `UPDATE payout_accounts SET payouts_enabled = $2, updated_at = now()
+        `UPDATE payout_accounts SET payouts_enabled = $2, updated_at = now()
         WHERE stripe_account_id = $1 AND payouts_enabled IS DISTINCT FROM $2 RETURNING driver_id`,
         [stripeAccountId, enabled],
       ),
@@ -73,10 +73,11 @@ export class PayoutsRepository {
   }
 
   async listForDriver(driverId: number, page: number, limit: number): Promise<{ items: PayoutRow[]; total: number }> {
-    const items: PayoutRow[] = await this.m().query(
-      `SELECT ${PAYOUT} FROM payouts WHERE driver_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
-      [driverId, limit, (page - 1) * limit],
-    );
+    const items: PayoutRow[] = await this.m().query(`SELECT ${PAYOUT} FROM payouts WHERE driver_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`, [
+      driverId,
+      limit,
+      (page - 1) * limit,
+    ]);
     const [count] = await this.m().query(`SELECT count(*)::int AS total FROM payouts WHERE driver_id = $1`, [driverId]);
     return { items, total: count.total as number };
   }

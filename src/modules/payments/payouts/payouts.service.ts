@@ -93,7 +93,10 @@ export class PayoutsService {
         if (err instanceof StripeRefusal) throw new PaymentError('PAYOUT_REFUSED');
         throw err;
       }
-      const row = await this.payouts.insert({ id: payoutId, driverId, amountMinor, currency: this.config.currency, stripeTransferId: transferId, requestKey: requestKey ?? null }, tx);
+      const row = await this.payouts.insert(
+        { id: payoutId, driverId, amountMinor, currency: this.config.currency, stripeTransferId: transferId, requestKey: requestKey ?? null },
+        tx,
+      );
       await this.wallets.recordPayout(tx, { transferId: payoutId, driverId, amountMinor });
       return { row, created: true };
     });

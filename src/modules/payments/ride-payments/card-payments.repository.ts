@@ -79,10 +79,11 @@ export class CardPaymentsRepository {
   }
 
   async setStatus(id: string, status: CardPaymentStatus, manager: EntityManager, capturedMinor?: number): Promise<void> {
-    await manager.query(
-      `UPDATE card_payments SET status = $2, captured_minor = coalesce($3, captured_minor), updated_at = now() WHERE id = $1`,
-      [id, status, capturedMinor ?? null],
-    );
+    await manager.query(`UPDATE card_payments SET status = $2, captured_minor = coalesce($3, captured_minor), updated_at = now() WHERE id = $1`, [
+      id,
+      status,
+      capturedMinor ?? null,
+    ]);
   }
 
   async addRefunded(id: string, amountMinor: number, manager: EntityManager): Promise<void> {

@@ -58,7 +58,8 @@ export class RefundsService {
   ) {}
 
   async refund(request: RefundRequest): Promise<RefundView> {
-    if (!Number.isSafeInteger(request.amountMinor) || request.amountMinor <= 0) throw CommonError.validation('amount', 'amount must be a positive number with at most 2 decimals');
+    if (!Number.isSafeInteger(request.amountMinor) || request.amountMinor <= 0)
+      throw CommonError.validation('amount', 'amount must be a positive number with at most 2 decimals');
     const row = await this.payments.runInTransaction(async (tx) => {
       const captured = await this.payments.lockCaptured(request.rideId, tx);
       const earlier = await this.refunds.find(request.refundId, tx);
@@ -113,7 +114,10 @@ export class RefundsService {
     for (const stripeRefund of refunds) {
       if (stripeRefund.amountMinor <= 0 || (await this.refunds.hasCardRefund(stripeRefund.id, tx))) continue;
       const refundId = randomUUID();
-      await this.refunds.insert({ id: refundId, rideId, amountMinor: stripeRefund.amountMinor, currency: payment.currency, source: 'provider', reason: 'Refunded in Stripe' }, tx);
+      await this.refunds.insert(
+        { id: refundId, rideId, amountMinor: stripeRefund.amountMinor, currency: payment.currency, source: 'provider', reason: 'Refunded in Stripe' },
+        tx,
+      );
       await this.refunds.insertCardRefund(stripeRefund.id, refundId, payment.id, stripeRefund.amountMinor, tx);
       await this.payments.addRefunded(payment.id, stripeRefund.amountMinor, tx);
       await this.wallets.recordRefund(tx, { refundId, rideId, amountMinor: stripeRefund.amountMinor, toUserId: null, reason: 'Refunded in Stripe' });
@@ -128,5 +132,11 @@ export class RefundsService {
 }
 
 export function refundToJson(row: PaymentRefundRow): RefundView {
-  return { id: row.id, ride_id: row.rideId, amount: toMajor(row.amountMinor), currency: row.currency.trim(), created_at: new Date(row.createdAt).toISOString() };
+  return {
+    id: row.id,
+    ride_id: row.rideId,
+    amount: toMajor(row.amountMinor),
+    currency: row.currency.trim(),
+    created_at: new Date(row.createdAt).toISOString(),
+  };
 }

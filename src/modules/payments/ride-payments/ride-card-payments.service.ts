@@ -75,7 +75,16 @@ export class RideCardPaymentsService {
         capture: 'manual',
       });
       const paymentId = randomUUID();
-      const row = { id: paymentId, rideId: input.rideId, userId: input.passengerId, purpose: 'fare' as const, attempt, cardId: card.id, amountMinor, currency: this.config.currency };
+      const row = {
+        id: paymentId,
+        rideId: input.rideId,
+        userId: input.passengerId,
+        purpose: 'fare' as const,
+        attempt,
+        cardId: card.id,
+        amountMinor,
+        currency: this.config.currency,
+      };
       if (!charged.ok) {
         await this.payments.insert({ ...row, status: 'declined', stripePaymentIntentId: charged.refusal.paymentIntentId ?? null, capturedMinor: 0 }, tx);
         return charged;
@@ -96,14 +105,28 @@ export class RideCardPaymentsService {
    */
   async captureFare(input: { rideId: string; driverId: number; fareMinor: number; commissionMinor: number }): Promise<CaptureOutcome> {
     return this.captureFromHold(input.rideId, 'capture', input.fareMinor, (tx, row, amount) =>
-      this.wallets.recordCardPayment(tx, { transferId: row.id, rideId: input.rideId, driverId: input.driverId, amountMinor: amount, commissionMinor: Math.min(input.commissionMinor, amount), purpose: 'fare' }),
+      this.wallets.recordCardPayment(tx, {
+        transferId: row.id,
+        rideId: input.rideId,
+        driverId: input.driverId,
+        amountMinor: amount,
+        commissionMinor: Math.min(input.commissionMinor, amount),
+        purpose: 'fare',
+      }),
     );
   }
 
   /** A cancellation fee taken from the hold (the rest released by Stripe), paid to the driver with no commission. */
   async chargeFeeFromHold(input: { rideId: string; driverId: number; feeMinor: number }): Promise<CaptureOutcome> {
     return this.captureFromHold(input.rideId, 'fee', input.feeMinor, (tx, row, amount) =>
-      this.wallets.recordCardPayment(tx, { transferId: row.id, rideId: input.rideId, driverId: input.driverId, amountMinor: amount, commissionMinor: 0, purpose: 'fee' }),
+      this.wallets.recordCardPayment(tx, {
+        transferId: row.id,
+        rideId: input.rideId,
+        driverId: input.driverId,
+        amountMinor: amount,
+        commissionMinor: 0,
+        purpose: 'fee',
+      }),
     );
   }
 
@@ -142,13 +165,29 @@ export class RideCardPaymentsService {
         capture: 'automatic',
       });
       const paymentId = randomUUID();
-      const row = { id: paymentId, rideId: input.rideId, userId: input.passengerId, purpose: 'tip' as const, attempt, cardId: fare.cardId, amountMinor: input.amountMinor, currency: this.config.currency };
+      const row = {
+        id: paymentId,
+        rideId: input.rideId,
+        userId: input.passengerId,
+        purpose: 'tip' as const,
+        attempt,
+        cardId: fare.cardId,
+        amountMinor: input.amountMinor,
+        currency: this.config.currency,
+      };
       if (!charged.ok) {
         await this.payments.insert({ ...row, status: 'declined', stripePaymentIntentId: charged.refusal.paymentIntentId ?? null, capturedMinor: 0 }, tx);
         return charged;
       }
       await this.payments.insert({ ...row, status: 'captured', stripePaymentIntentId: charged.intentId, capturedMinor: input.amountMinor }, tx);
-      await this.wallets.recordCardPayment(tx, { transferId: paymentId, rideId: input.rideId, driverId: input.driverId, amountMinor: input.amountMinor, commissionMinor: 0, purpose: 'tip' });
+      await this.wallets.recordCardPayment(tx, {
+        transferId: paymentId,
+        rideId: input.rideId,
+        driverId: input.driverId,
+        amountMinor: input.amountMinor,
+        commissionMinor: 0,
+        purpose: 'tip',
+      });
       return { ok: true as const, paymentId };
     });
     if (!outcome.ok) throw declined(outcome.refusal);
@@ -197,7 +236,8 @@ export class RideCardPaymentsService {
       try {
         const intent = await gateway.createPayment({ ...request, rideId, idempotencyKey: StripeKeys.ride(rideId, action, n) });
         const expected = request.capture === 'manual' ? 'requires_capture' : 'succeeded';
-        if (intent.status !== expected) throw new StripeRefusal(402, 'card_error', 'authentication_required', undefined, intent.id, `PaymentIntent is ${intent.status}`);
+        if (intent.status !== expected)
+          throw new StripeRefusal(402, 'card_error', 'authentication_required', undefined, intent.id, `PaymentIntent is ${intent.status}`);
         return { ok: true, intentId: intent.id };
       } catch (err) {
         if (err instanceof StripeRefusal && err.type === 'idempotency_error' && n === attempt) continue;
@@ -215,7 +255,9 @@ export class RideCardPaymentsService {
       await this.stripe
         .forCards()
         .cancel(intentId, StripeKeys.ride(rideId, 'release', attempt))
-        .catch((cancelErr: unknown) => this.logger.error({ msg: 'Could not cancel an unrecorded hold', ride_id: rideId, payment_intent: intentId, err: cancelErr }));
+        .catch((cancelErr: unknown) =>
+          this.logger.error({ msg: 'Could not cancel an unrecorded hold', ride_id: rideId, payment_intent: intentId, err: cancelErr }),
+        );
       throw err;
     }
   }

@@ -76,9 +76,7 @@ export class StripeGateway {
   }
 
   async createSetupIntent(customerId: string, idempotencyKey: string): Promise<{ id: string; clientSecret: string }> {
-    const intent = await this.call((o) =>
-      this.stripe.setupIntents.create({ customer: customerId, usage: 'off_session' }, { ...o, idempotencyKey }),
-    );
+    const intent = await this.call((o) => this.stripe.setupIntents.create({ customer: customerId, usage: 'off_session' }, { ...o, idempotencyKey }));
     return { id: intent.id, clientSecret: intent.client_secret ?? '' };
   }
 
@@ -206,12 +204,5 @@ function isWorthRetry(err: unknown): boolean {
 function asRefusal(err: unknown): unknown {
   if (!(err instanceof stripeLibrary().errors.StripeError)) return err;
   const intent = (err.raw as { payment_intent?: { id?: unknown } } | undefined)?.payment_intent;
-  return new StripeRefusal(
-    err.statusCode ?? 400,
-    err.rawType,
-    err.code,
-    err.decline_code,
-    typeof intent?.id === 'string' ? intent.id : undefined,
-    err.message,
-  );
+  return new StripeRefusal(err.statusCode ?? 400, err.rawType, err.code, err.decline_code, typeof intent?.id === 'string' ? intent.id : undefined, err.message);
 }

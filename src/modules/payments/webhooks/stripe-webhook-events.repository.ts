@@ -12,10 +12,10 @@ export class StripeWebhookEventsRepository {
    * waits on the primary key until this transaction ends, then finds it taken (false): one effect.
    */
   async claim(eventId: string, type: string, manager: EntityManager): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `INSERT INTO stripe_webhook_events (id, type) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id`,
-      [eventId, type.slice(0, 100)],
-    );
+    const rows: unknown[] = await manager.query(`INSERT INTO stripe_webhook_events (id, type) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id`, [
+      eventId,
+      type.slice(0, 100),
+    ]);
     return rows.length > 0;
   }
 

@@ -1,12 +1,5 @@
 import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-} from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CurrentUser } from '../../../common/auth/auth.decorators';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user';
 import { OperatorAction } from '../../../common/auth/operator-action.decorator';
@@ -46,11 +39,7 @@ export class AdminPromoCodesController {
   })
   @ApiOkResponse({ type: PromoCodeResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Promo code not found' })
-  update(
-    @CurrentUser() user: AuthenticatedUser,
-    @Param('code') code: string,
-    @Body() body: UpdatePromoCodeDto,
-  ): Promise<PromoCodeResponseDto> {
+  update(@CurrentUser() user: AuthenticatedUser, @Param('code') code: string, @Body() body: UpdatePromoCodeDto): Promise<PromoCodeResponseDto> {
     const changes = {
       isActive: body.active,
       usageLimit: body.max_uses,

@@ -100,7 +100,10 @@ export class PromoCodesService {
     }
     const from = input.validFrom ?? null;
     const until = input.validUntil ?? null;
-    for (const [field, date] of [['valid_from', from], ['valid_until', until]] as const) {
+    for (const [field, date] of [
+      ['valid_from', from],
+      ['valid_until', until],
+    ] as const) {
       if (date !== null && Number.isNaN(date.getTime())) throw CommonError.validation(field, `${field} must be a valid date`);
     }
     if (from && until && until <= from) throw CommonError.validation('valid_until', 'valid_until must be after valid_from');

@@ -59,7 +59,12 @@ export class RedisPresence extends Presence implements OnModuleInit, BeforeAppli
     if (this.timer) clearInterval(this.timer);
     this.local.clear();
     if (this.redis.status !== 'ready') return;
-    await this.redis.multi().del(this.key).zrem(this.index, this.instanceId).exec().catch(() => undefined);
+    await this.redis
+      .multi()
+      .del(this.key)
+      .zrem(this.index, this.instanceId)
+      .exec()
+      .catch(() => undefined);
   }
 
   online(userId: number): void {

@@ -33,10 +33,11 @@ export class AdminRidesRepository {
       AND ($3::int IS NULL OR r.passenger_id = $3) AND ($4::int IS NULL OR r.driver_id = $4)`;
     const params = [filter.status ?? null, filter.paymentStatus ?? null, filter.passengerId ?? null, filter.driverId ?? null];
     const [rows, count] = await Promise.all([
-      this.dataSource.query(
-        `SELECT ${RIDE_PUBLIC_COLUMNS} ${RIDE_VIEW_FROM} WHERE ${where} ORDER BY r.created_at DESC, r.id DESC LIMIT $5 OFFSET $6`,
-        [...params, limit, offset],
-      ) as Promise<RideViewRow[]>,
+      this.dataSource.query(`SELECT ${RIDE_PUBLIC_COLUMNS} ${RIDE_VIEW_FROM} WHERE ${where} ORDER BY r.created_at DESC, r.id DESC LIMIT $5 OFFSET $6`, [
+        ...params,
+        limit,
+        offset,
+      ]) as Promise<RideViewRow[]>,
       this.dataSource.query(`SELECT count(*)::int AS total FROM rides r WHERE ${where}`, params) as Promise<Array<{ total: number }>>,
     ]);
     return { rows, total: count[0]?.total ?? 0 };
@@ -44,9 +45,6 @@ export class AdminRidesRepository {
 
   /** Oldest first, in the order they were written. */
   findEvents(rideId: string): Promise<RideEventRow[]> {
-    return this.dataSource.query(
-      `SELECT to_status, actor_role, actor_user_id, reason, created_at FROM ride_events WHERE ride_id = $1 ORDER BY id`,
-      [rideId],
-    );
+    return this.dataSource.query(`SELECT to_status, actor_role, actor_user_id, reason, created_at FROM ride_events WHERE ride_id = $1 ORDER BY id`, [rideId]);
   }
 }

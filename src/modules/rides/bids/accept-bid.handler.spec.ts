@@ -11,7 +11,17 @@ import type { BidRow, BidsRepository } from './bids.repository';
 const BID: BidRow = { id: 'b2', ride_id: 'r1', driver_id: 8, amount_minor: 1200, eta_minutes: 4, status: 'pending' };
 const OTHER: BidRow = { id: 'b1', ride_id: 'r1', driver_id: 9, amount_minor: 1300, eta_minutes: 5, status: 'pending' };
 
-function setup(options: { locked?: BidRow[]; driver?: { status: string } | undefined; busy?: boolean; covers?: boolean; changed?: boolean; payment?: 'cash' | 'wallet'; pin?: RidePinSetting } = {}) {
+function setup(
+  options: {
+    locked?: BidRow[];
+    driver?: { status: string } | undefined;
+    busy?: boolean;
+    covers?: boolean;
+    changed?: boolean;
+    payment?: 'cash' | 'wallet';
+    pin?: RidePinSetting;
+  } = {},
+) {
   const log: string[] = [];
   const bids = {
     findOnRide: jest.fn(async (id: string) => (id === BID.id ? BID : undefined)),
@@ -41,7 +51,11 @@ function setup(options: { locked?: BidRow[]; driver?: { status: string } | undef
   return { handler, ctx, bids, wallets, log };
 }
 
-const codeOf = (p: Promise<unknown>) => p.then(() => 'accepted', (e: { code: string; message: string }) => `${e.code}: ${e.message}`);
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 'accepted',
+    (e: { code: string; message: string }) => `${e.code}: ${e.message}`,
+  );
 
 describe('AcceptBidHandler', () => {
   it('refuses a bid id that is no UUID before any lock', () => {
@@ -50,7 +64,9 @@ describe('AcceptBidHandler', () => {
 
   it('finds the bid only on this ride', async () => {
     const { handler, ctx } = setup();
-    await expect(handler.locate({ ...ctx, command: { type: 'accept', bidId: 'elsewhere' } } as ChangeContext<'accept'>)).rejects.toMatchObject({ code: 'BID_NOT_FOUND' });
+    await expect(handler.locate({ ...ctx, command: { type: 'accept', bidId: 'elsewhere' } } as ChangeContext<'accept'>)).rejects.toMatchObject({
+      code: 'BID_NOT_FOUND',
+    });
     await expect(handler.locate(ctx)).resolves.toBe(BID);
   });
 

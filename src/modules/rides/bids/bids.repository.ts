@@ -56,9 +56,7 @@ export class BidsRepository {
 
   async listForRide(rideId: string, onlyPending: boolean, manager?: EntityManager): Promise<BidViewRow[]> {
     const pending = onlyPending ? ` AND b.status = 'pending'` : '';
-    return this.m(manager).query(`SELECT ${BID_VIEW_COLUMNS} ${BID_VIEW_FROM} WHERE b.ride_id = $1${pending} ${BID_VIEW_ORDER}`, [
-      rideId,
-    ]);
+    return this.m(manager).query(`SELECT ${BID_VIEW_COLUMNS} ${BID_VIEW_FROM} WHERE b.ride_id = $1${pending} ${BID_VIEW_ORDER}`, [rideId]);
   }
 
   async findView(bidId: string, manager?: EntityManager): Promise<BidViewRow | undefined> {
@@ -110,10 +108,10 @@ export class BidsRepository {
    * same order, so one waits for the other instead of the two deadlocking.
    */
   async lockPendingForAcceptance(rideId: string, driverId: number, manager: EntityManager): Promise<BidRow[]> {
-    return manager.query(
-      `SELECT ${COLUMNS} FROM bids WHERE (ride_id = $1 OR driver_id = $2) AND status = 'pending' ORDER BY id FOR UPDATE`,
-      [rideId, driverId],
-    );
+    return manager.query(`SELECT ${COLUMNS} FROM bids WHERE (ride_id = $1 OR driver_id = $2) AND status = 'pending' ORDER BY id FOR UPDATE`, [
+      rideId,
+      driverId,
+    ]);
   }
 
   /**

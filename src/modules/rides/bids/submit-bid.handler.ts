@@ -24,7 +24,10 @@ export class SubmitBidHandler implements RideCommandHandler<'bid'>, RideActHandl
     return upsertPendingWhere({ driverId: actor.id, amountMinor, etaMinutes, categoryId })(allowed, param);
   }
 
-  settle({ command, actor, ride }: { command: CommandOf<'bid'>; actor: RideActor; ride: LockedRide }, acted: Record<string, unknown> | undefined): CommandOutcome<'bid'> {
+  settle(
+    { command, actor, ride }: { command: CommandOf<'bid'>; actor: RideActor; ride: LockedRide },
+    acted: Record<string, unknown> | undefined,
+  ): CommandOutcome<'bid'> {
     if (actor === 'system') throw new Error('the platform does not bid');
     this.checkCategory(command, ride);
     if (acted?.driver_busy) throw new BidError('DRIVER_BUSY');

@@ -10,10 +10,7 @@ export class IdempotencyKeysRepository {
    * than 24 hours is released first.
    */
   async claim(userId: number, key: string, requestHash: string, manager: EntityManager): Promise<boolean> {
-    await manager.query(
-      `DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND created_at < now() - interval '24 hours'`,
-      [userId, key],
-    );
+    await manager.query(`DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND created_at < now() - interval '24 hours'`, [userId, key]);
     const rows: unknown[] = await manager.query(
       `INSERT INTO idempotency_keys (user_id, key, request_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING key`,
       [userId, key, requestHash],

@@ -41,7 +41,9 @@ export function requestHash(body: object): string {
     }
     return value;
   };
-  return createHash('sha256').update(JSON.stringify(canonical(body))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(body)))
+    .digest('hex');
 }
 
 /**
@@ -82,7 +84,12 @@ export class RideBookingService {
     const command: UserCommand = dto.pickup_at === undefined ? { type: 'book', ride: request } : { type: 'schedule', ride: request, pickupAt: dto.pickup_at };
     // Without a key or a promo the booking is the insert alone (one statement, no transaction).
     const needsTransaction = idempotencyKey !== undefined || estimate.promo?.applied === true;
-    const ride = await this.transitions.apply(rideId, command, user, needsTransaction ? this.hooks(user, idempotencyKey, hash, estimate, rideId, (c) => (created = c)) : {});
+    const ride = await this.transitions.apply(
+      rideId,
+      command,
+      user,
+      needsTransaction ? this.hooks(user, idempotencyKey, hash, estimate, rideId, (c) => (created = c)) : {},
+    );
     return { ride: ride as RideView, created };
   }
 

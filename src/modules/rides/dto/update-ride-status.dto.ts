@@ -7,7 +7,10 @@ export class UpdateRideStatusDto {
   @IsIn(RIDE_STATUSES, { message: `status must be one of ${RIDE_STATUSES.join(', ')}` })
   status!: RideStatus;
 
-  @ApiPropertyOptional({ example: '0427', description: "Starting a ride that has a start PIN: the 4 digits the passenger tells the driver (CONTRACT §14); ignored otherwise" })
+  @ApiPropertyOptional({
+    example: '0427',
+    description: 'Starting a ride that has a start PIN: the 4 digits the passenger tells the driver (CONTRACT §14); ignored otherwise',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(16)

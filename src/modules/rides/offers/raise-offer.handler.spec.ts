@@ -29,7 +29,10 @@ describe('RaiseOfferHandler', () => {
 
   it('refuses a price that is not higher than the current offer, writing nothing', async () => {
     const { handler, ctx, writes } = setup(1000, 1000);
-    await expect(handler.run(ctx)).rejects.toMatchObject({ code: 'INVALID_RIDE_REQUEST', message: 'offered_fare must be higher than the current offer (10.00)' });
+    await expect(handler.run(ctx)).rejects.toMatchObject({
+      code: 'INVALID_RIDE_REQUEST',
+      message: 'offered_fare must be higher than the current offer (10.00)',
+    });
     expect(writes.setOfferedFare).not.toHaveBeenCalled();
   });
 

@@ -31,11 +31,7 @@ export class DriverRideCache {
   private readonly cache: ReadThroughCache<number, DriverRideRef | null>;
   private readonly loader: BatchLoader<number, DriverRideRef>;
 
-  constructor(
-    rides: RidesRepository,
-    config: AppConfig,
-    events: EventBus,
-  ) {
+  constructor(rides: RidesRepository, config: AppConfig, events: EventBus) {
     this.cache = new ReadThroughCache({ ttlMs: config.driverRideCacheMs, maxEntries: config.driverRideCacheMaxEntries });
     // Ride events published while the bus was down never arrive: every assignment is read again.
     events.onResumed(() => this.cache.clear());

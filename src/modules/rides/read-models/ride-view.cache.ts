@@ -49,7 +49,16 @@ export class RideViewCache {
     });
   }
 
-  @OnDomainEvent('ride.accepted', 'ride.status_changed', 'ride.cancelled', 'ride.expired', 'ride.dispatched', 'ride.offer_raised', 'ride.tipped', 'ride.payment_changed')
+  @OnDomainEvent(
+    'ride.accepted',
+    'ride.status_changed',
+    'ride.cancelled',
+    'ride.expired',
+    'ride.dispatched',
+    'ride.offer_raised',
+    'ride.tipped',
+    'ride.payment_changed',
+  )
   private forget(e: { ride_id: string }): void {
     this.cache.invalidate(e.ride_id.toLowerCase());
   }

@@ -92,14 +92,20 @@ export const RIDE = readModel(
     end_scheduled_at: nullable(col.time('r.end_scheduled_at')),
     return_scheduled_at: nullable(col.time('r.return_scheduled_at')),
     promo_code: nullable(col.text('r.promo_code')),
-    pickup_at: nullable(col.time('r.pickup_at'), { example: '2026-11-22T18:30:00.000Z', description: 'Ride later: the requested pickup time; null for a ride now' }),
+    pickup_at: nullable(col.time('r.pickup_at'), {
+      example: '2026-11-22T18:30:00.000Z',
+      description: 'Ride later: the requested pickup time; null for a ride now',
+    }),
     estimate: { ...ESTIMATE, description: 'The fare estimate stored at booking' },
     fare: nullable(col.money('r.fare_minor'), { example: 15.5, description: 'The accepted bid amount; null before acceptance' }),
     currency: col.trimmed('r.currency', { example: 'USD' }),
     offered_fare: nullable(col.money('r.offered_fare_minor'), { example: 16, description: "The passenger's own price (drivers may bid it); null when none" }),
     start_pin: only(
       PASSENGER_AUDIENCE,
-      nullable(col.text('r.start_pin'), { example: '0427', description: "The 4 digits the passenger tells the driver to start (CONTRACT §14); null for anyone else, and for a ride without one" }),
+      nullable(col.text('r.start_pin'), {
+        example: '0427',
+        description: 'The 4 digits the passenger tells the driver to start (CONTRACT §14); null for anyone else, and for a ride without one',
+      }),
     ),
     tip: nullable(col.money('r.tip_minor'), { example: 2.5, description: 'The tip the passenger paid after completion; null before' }),
     payment_status: nullable(col.oneOf(PAYMENT_STATUSES)('r.payment_status'), {
@@ -108,7 +114,10 @@ export const RIDE = readModel(
         'Card rides: pending until the hold at acceptance, then held, captured (also when a cancellation fee was taken from the hold), ' +
         'released, failed (declined capture, expired hold), partially_refunded or refunded; null for cash and wallet rides',
     }),
-    cancellation_fee: nullable(col.money('r.cancellation_fee_minor'), { example: 3, description: 'What a late cancel or a no-show took; null when nothing was' }),
+    cancellation_fee: nullable(col.money('r.cancellation_fee_minor'), {
+      example: 3,
+      description: 'What a late cancel or a no-show took; null when nothing was',
+    }),
     refunded_amount: doc(col.money('r.refunded_minor'), { example: 0, description: 'The total refunded on this ride (0 when none)' }),
     passenger: orNull(
       group('PassengerPublicDto', {
@@ -120,11 +129,7 @@ export const RIDE = readModel(
       }),
       [['passenger_id']],
     ),
-    driver: orNull(
-      driverPublic({ id: 'r.driver_id', users: 'du', drivers: 'dr' }),
-      [['driver_id']],
-      'null before acceptance',
-    ),
+    driver: orNull(driverPublic({ id: 'r.driver_id', users: 'du', drivers: 'dr' }), [['driver_id']], 'null before acceptance'),
     accepted_bid_id: nullable(col.uuid('r.accepted_bid_id')),
     cancelled_by: nullable(col.oneOf(CANCELLED_BY)('r.cancelled_by')),
     cancel_reason: nullable(col.text('r.cancel_reason')),

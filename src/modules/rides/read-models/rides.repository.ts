@@ -67,10 +67,7 @@ export class RidesRepository {
     return rows[0];
   }
 
-  async findAssignedRefOfDriver(
-    driverId: number,
-    manager?: EntityManager,
-  ): Promise<{ id: string; passenger_id: number | null } | undefined> {
+  async findAssignedRefOfDriver(driverId: number, manager?: EntityManager): Promise<{ id: string; passenger_id: number | null } | undefined> {
     const rows: Array<{ id: string; passenger_id: number | null }> = await this.m(manager).query(
       `SELECT id, passenger_id FROM rides WHERE driver_id = $1 AND status IN ${ASSIGNED}`,
       [driverId],
@@ -79,13 +76,8 @@ export class RidesRepository {
   }
 
   /** The assigned ride of each listed driver that has one (one indexed query for many heartbeats). */
-  async findAssignedRefsOfDrivers(
-    driverIds: readonly number[],
-  ): Promise<Array<{ id: string; driver_id: number; passenger_id: number | null }>> {
-    return this.m().query(
-      `SELECT id, driver_id, passenger_id FROM rides WHERE driver_id = ANY($1::int[]) AND status IN ${ASSIGNED}`,
-      [driverIds],
-    );
+  async findAssignedRefsOfDrivers(driverIds: readonly number[]): Promise<Array<{ id: string; driver_id: number; passenger_id: number | null }>> {
+    return this.m().query(`SELECT id, driver_id, passenger_id FROM rides WHERE driver_id = ANY($1::int[]) AND status IN ${ASSIGNED}`, [driverIds]);
   }
 
   /** Every driver assigned to a ride not yet over, with that ride (the matcher's start-up and reconciliation). */
@@ -94,26 +86,18 @@ export class RidesRepository {
   }
 
   async userHasLiveRide(userId: number, manager?: EntityManager): Promise<boolean> {
-    const rows: unknown[] = await this.m(manager).query(
-      `SELECT 1 FROM rides WHERE (passenger_id = $1 OR driver_id = $1) AND status IN ${LIVE} LIMIT 1`,
-      [userId],
-    );
-    return rows.length > 0;
-  }
-
-  async passengerHasLiveRide(passengerId: number, manager?: EntityManager): Promise<boolean> {
-    const rows: unknown[] = await this.m(manager).query(`SELECT 1 FROM rides WHERE passenger_id = $1 AND status IN ${LIVE}`, [
-      passengerId,
+    const rows: unknown[] = await this.m(manager).query(`SELECT 1 FROM rides WHERE (passenger_id = $1 OR driver_id = $1) AND status IN ${LIVE} LIMIT 1`, [
+      userId,
     ]);
     return rows.length > 0;
   }
 
-  async listPassengerHistory(
-    passengerId: number,
-    status: string | undefined,
-    offset: number,
-    limit: number,
-  ): Promise<{ rows: RideViewRow[]; total: number }> {
+  async passengerHasLiveRide(passengerId: number, manager?: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await this.m(manager).query(`SELECT 1 FROM rides WHERE passenger_id = $1 AND status IN ${LIVE}`, [passengerId]);
+    return rows.length > 0;
+  }
+
+  async listPassengerHistory(passengerId: number, status: string | undefined, offset: number, limit: number): Promise<{ rows: RideViewRow[]; total: number }> {
     const params: unknown[] = [passengerId];
     let filter = '';
     if (status) {
@@ -126,9 +110,7 @@ export class RidesRepository {
           ORDER BY r.created_at DESC, r.id DESC OFFSET ${offset} LIMIT ${limit}`,
         params,
       ) as Promise<RideViewRow[]>,
-      this.dataSource.query(`SELECT count(*)::int AS total FROM rides r WHERE r.passenger_id = $1${filter}`, params) as Promise<
-        Array<{ total: number }>
-      >,
+      this.dataSource.query(`SELECT count(*)::int AS total FROM rides r WHERE r.passenger_id = $1${filter}`, params) as Promise<Array<{ total: number }>>,
     ]);
     return { rows, total: count[0]?.total ?? 0 };
   }
@@ -143,10 +125,9 @@ export class RidesRepository {
   async listScheduledOfPassenger(passengerId: number, offset: number, limit: number): Promise<{ rows: RideViewRow[]; total: number }> {
     const where = `r.passenger_id = $1 AND r.status = 'scheduled'`;
     const [rows, count] = await Promise.all([
-      this.dataSource.query(
-        `SELECT ${RIDE_VIEW_COLUMNS} ${RIDE_VIEW_FROM} WHERE ${where} ORDER BY r.pickup_at, r.id OFFSET ${offset} LIMIT ${limit}`,
-        [passengerId],
-      ) as Promise<RideViewRow[]>,
+      this.dataSource.query(`SELECT ${RIDE_VIEW_COLUMNS} ${RIDE_VIEW_FROM} WHERE ${where} ORDER BY r.pickup_at, r.id OFFSET ${offset} LIMIT ${limit}`, [
+        passengerId,
+      ]) as Promise<RideViewRow[]>,
       this.dataSource.query(`SELECT count(*)::int AS total FROM rides r WHERE ${where}`, [passengerId]) as Promise<Array<{ total: number }>>,
     ]);
     return { rows, total: count[0]?.total ?? 0 };

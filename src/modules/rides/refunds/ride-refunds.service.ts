@@ -44,13 +44,27 @@ export class RideRefundsService {
           ride.payment_method !== 'card' ? null : totals.refundedMinor >= totals.paidMinor ? 'refunded' : 'partially_refunded';
         await this.writes.setRefunded(rideId, totals.refundedMinor, status, tx);
         await this.audit.record(
-          { actorId: operatorId, reason, action: 'rides.refund', targetType: 'ride', targetId: rideId, details: { refund_id: refundId, amount_minor: amountMinor } },
+          {
+            actorId: operatorId,
+            reason,
+            action: 'rides.refund',
+            targetType: 'ride',
+            targetId: rideId,
+            details: { refund_id: refundId, amount_minor: amountMinor },
+          },
           tx,
         );
       },
     });
     const view = await this.reads.findView(rideId);
-    if (view) this.events.publish('ride.payment_changed', { ride_id: rideId, passenger_id: view.passenger_id, driver_id: view.driver_id, failed: false, ride: rideToJson(view) });
+    if (view)
+      this.events.publish('ride.payment_changed', {
+        ride_id: rideId,
+        passenger_id: view.passenger_id,
+        driver_id: view.driver_id,
+        failed: false,
+        ride: rideToJson(view),
+      });
     return refund;
   }
 }

@@ -30,7 +30,10 @@ describe('TipRideHandler', () => {
     expect(wallets.payTip).toHaveBeenCalledWith('tx', { rideId: 'r1', passengerId: 7, driverId: 8, amountMinor: 250 });
     expect(log).toEqual(['pay', 'record']);
     const tip = { ride_id: 'r1', amount: 2.5, currency: 'EUR', created_at: PAID_AT.toISOString() };
-    expect(outcome).toEqual({ result: tip, event: { name: 'ride.tipped', payload: { ride_id: 'r1', passenger_id: 7, driver_id: 8, tip, ride: { id: 'r1', tip: 2.5 } } } });
+    expect(outcome).toEqual({
+      result: tip,
+      event: { name: 'ride.tipped', payload: { ride_id: 'r1', passenger_id: 7, driver_id: 8, tip, ride: { id: 'r1', tip: 2.5 } } },
+    });
   });
 
   it.each([

@@ -45,7 +45,8 @@ export class TipRideHandler implements RideCommandHandler<'tip'> {
     if (state.tipped) throw new RideError('TIP_ALREADY_PAID');
     if (!state.in_window) throw new RideError('TIP_WINDOW_CLOSED');
     // A driver whose account was deleted left the ride (driver_id SET NULL): nobody to pay.
-    if (locked.driver_id === null || locked.passenger_id === null) throw new RideError('RIDE_NOT_COMPLETED', 'The driver of this ride can no longer receive tips');
+    if (locked.driver_id === null || locked.passenger_id === null)
+      throw new RideError('RIDE_NOT_COMPLETED', 'The driver of this ride can no longer receive tips');
     const driverId = locked.driver_id;
     const passengerId = locked.passenger_id;
     // The card was charged by prepare; a card ride prepare did not charge (its read was stale) is refused.

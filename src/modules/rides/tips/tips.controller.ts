@@ -35,7 +35,10 @@ export class TipsController {
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'amount not positive or more than 2 decimals' })
   @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'Not a registered passenger' })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such ride, or not the caller’s' })
-  @ApiConflictResponse({ type: ErrorResponseDto, description: 'Not completed, already tipped, more than 24 h after completion, or the wallet balance is short' })
+  @ApiConflictResponse({
+    type: ErrorResponseDto,
+    description: 'Not completed, already tipped, more than 24 h after completion, or the wallet balance is short',
+  })
   tip(@CurrentUser() user: AuthenticatedUser, @Param('ride_id') rideId: string, @Body() dto: TipRideDto): Promise<TipView> {
     return this.transitions.apply(rideId, { type: 'tip', amountMinor: toMinor(dto.amount)! }, user);
   }

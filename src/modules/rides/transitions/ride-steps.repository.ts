@@ -49,13 +49,34 @@ export interface InsertOutcome {
 /** The rides row of a new ride (json_populate_record gives each value its column's type). */
 function rideRecord(r: NewRide, status: RideStatus): Record<string, unknown> {
   return {
-    id: r.id, ride_code: r.rideCode, status, ride_type: r.rideType, passenger_id: r.passengerId, vehicle_category_id: r.vehicleCategoryId,
-    pickup_address: r.pickup.address, pickup_latitude: r.pickup.latitude, pickup_longitude: r.pickup.longitude,
-    dropoff_address: r.dropoff.address, dropoff_latitude: r.dropoff.latitude, dropoff_longitude: r.dropoff.longitude,
-    return_address: r.returnLocation?.address ?? null, return_latitude: r.returnLocation?.latitude ?? null, return_longitude: r.returnLocation?.longitude ?? null,
-    passenger_count: r.passengerCount, children: r.children, payment_method: r.paymentMethod, duration_minutes: r.durationMinutes,
-    end_scheduled_at: r.endScheduledAt, return_scheduled_at: r.returnScheduledAt, promo_code: r.promoCode, estimate: r.estimate,
-    estimated_fare_minor: r.estimate.totalMinor, currency: r.currency, pickup_at: r.pickupAt, dispatch_at: r.dispatchAt, offered_fare_minor: r.offeredFareMinor,
+    id: r.id,
+    ride_code: r.rideCode,
+    status,
+    ride_type: r.rideType,
+    passenger_id: r.passengerId,
+    vehicle_category_id: r.vehicleCategoryId,
+    pickup_address: r.pickup.address,
+    pickup_latitude: r.pickup.latitude,
+    pickup_longitude: r.pickup.longitude,
+    dropoff_address: r.dropoff.address,
+    dropoff_latitude: r.dropoff.latitude,
+    dropoff_longitude: r.dropoff.longitude,
+    return_address: r.returnLocation?.address ?? null,
+    return_latitude: r.returnLocation?.latitude ?? null,
+    return_longitude: r.returnLocation?.longitude ?? null,
+    passenger_count: r.passengerCount,
+    children: r.children,
+    payment_method: r.paymentMethod,
+    duration_minutes: r.durationMinutes,
+    end_scheduled_at: r.endScheduledAt,
+    return_scheduled_at: r.returnScheduledAt,
+    promo_code: r.promoCode,
+    estimate: r.estimate,
+    estimated_fare_minor: r.estimate.totalMinor,
+    currency: r.currency,
+    pickup_at: r.pickupAt,
+    dispatch_at: r.dispatchAt,
+    offered_fare_minor: r.offeredFareMinor,
     // A card ride's money is pending until the hold at acceptance.
     payment_status: r.paymentMethod === 'card' ? 'pending' : null,
   };
@@ -71,7 +92,8 @@ function assignments(set: StepColumns, params: unknown[]): string[] {
     if (value === undefined) continue;
     if (column === 'cancelled_by') sql.push(`cancelled_by = ${value === 'party' ? 'l.party' : param(value)}`);
     else if (column === 'expires_in_minutes') sql.push(`expires_at = now() + make_interval(mins => ${param(value)}::int)`);
-    else if (column === 'driver_id' || column === 'accepted_bid_id' || column === 'fare_minor' || column === 'cancel_reason') sql.push(`${column} = ${param(value)}`);
+    else if (column === 'driver_id' || column === 'accepted_bid_id' || column === 'fare_minor' || column === 'cancel_reason')
+      sql.push(`${column} = ${param(value)}`);
     else throw new Error(`unknown ride column ${column}`);
   }
   return sql;
@@ -97,7 +119,8 @@ export class RideStepsRepository {
    */
   async insert(ride: NewRide, status: RideStatus, unlessLive: boolean, manager?: EntityManager): Promise<InsertOutcome> {
     const columns = RIDE_RECORD_COLUMNS.join(', ');
-    const rows: Array<Record<string, unknown>> = await queryPrepared<Record<string, unknown>>(manager ?? this.dataSource.manager, 
+    const rows: Array<Record<string, unknown>> = await queryPrepared<Record<string, unknown>>(
+      manager ?? this.dataSource.manager,
       `WITH live AS (
          SELECT $4::boolean AND EXISTS (SELECT 1 FROM rides WHERE passenger_id = $3 AND status IN ${sqlStatusList(LIVE_STATUSES)}) AS live
        ), inserted AS (
@@ -163,7 +186,8 @@ export class RideStepsRepository {
            WHERE ride_id IN (SELECT id FROM changed) AND status = 'pending' RETURNING driver_id)`
       : '';
     const also = change.also ? `, also AS (${change.also((value) => `$${params.push(value)}`)})` : '';
-    const rows: Array<Record<string, unknown>> = await queryPrepared<Record<string, unknown>>(manager ?? this.dataSource.manager, 
+    const rows: Array<Record<string, unknown>> = await queryPrepared<Record<string, unknown>>(
+      manager ?? this.dataSource.manager,
       `WITH l AS (${lockedRow('update', actor)}), changed AS (
          UPDATE rides SET ${sets.join(', ')} FROM l WHERE rides.id = l.id AND ${sqlPartyAllowing(type, 'l')} AND ${where} RETURNING rides.*
        )${withdrawn}, recorded AS (

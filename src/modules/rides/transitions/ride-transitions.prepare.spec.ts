@@ -21,12 +21,14 @@ function setup(run: () => Promise<unknown>, prepared: 'held' | 'unchanged' = 'he
     runInTransaction: async (work: (tx: unknown) => Promise<unknown>) => {
       log.push('begin');
       const result = await work('tx').catch((err: unknown) => (log.push('rollback'), Promise.reject(err)));
-      return log.push('commit'), result;
+      return (log.push('commit'), result);
     },
     lock: async () => LOCKED,
   };
   const accept = {
-    prepare: jest.fn(async (_id: string, command: object) => (log.push('prepare'), prepared === 'held' ? { ...command, hold: { amountMinor: 1200 } } : command)),
+    prepare: jest.fn(
+      async (_id: string, command: object) => (log.push('prepare'), prepared === 'held' ? { ...command, hold: { amountMinor: 1200 } } : command),
+    ),
     undo: jest.fn(async () => void log.push('undo')),
     run: jest.fn(async () => (log.push('run'), run())),
   };
@@ -39,7 +41,13 @@ function setup(run: () => Promise<unknown>, prepared: 'held' | 'unchanged' = 'he
     step: jest.fn(async (_type: string, _id: string, _actor: unknown, change: { where?: string }, m: unknown) => {
       log.push(`step where ${change.where} in ${String(m)}`);
       const cash = prepared === 'unchanged';
-      return { locked: { ...LOCKED, status: 'accepted' }, view: cash ? { id: RIDE, status: 'cancelled' } : undefined, withdrawnBidders: [], also: false, onlyWhere: cash };
+      return {
+        locked: { ...LOCKED, status: 'accepted' },
+        view: cash ? { id: RIDE, status: 'cancelled' } : undefined,
+        withdrawnBidders: [],
+        also: false,
+        onlyWhere: cash,
+      };
     }),
   };
   const handlers = { of: (type: string) => (type === 'cancel' ? cancel : accept) };

@@ -66,7 +66,9 @@ function setup(options: { ride?: LockedRide; step?: Partial<StepOutcome>; attemp
     }),
     insert: jest.fn(),
     actOnLocked: jest.fn(async (_id: string, _actor: unknown, lock: string, allowed: string, _ctes: unknown, manager: unknown) => {
-      log.push(`act ${lock} in ${String(manager)} where ${allowed.includes("WHEN 'other' THEN l.status = 'requested' AND l.expires_at > now()") ? 'the bid rule' : allowed}`);
+      log.push(
+        `act ${lock} in ${String(manager)} where ${allowed.includes("WHEN 'other' THEN l.status = 'requested' AND l.expires_at > now()") ? 'the bid rule' : allowed}`,
+      );
       return { locked: ride, acted: { id: 'b1' } };
     }),
   };
@@ -97,7 +99,8 @@ function setup(options: { ride?: LockedRide; step?: Partial<StepOutcome>; attemp
   };
   const complete = { event: () => ({ name: 'ride.status_changed', payload: {} }), inTransaction: jest.fn(async () => void log.push('in transaction')) };
   const cancel = { event: () => ({ name: 'ride.cancelled', payload: {} }) };
-  const table: Record<string, unknown> = { accept, arrive, bid, cancel, complete, book, schedule: { ...book, transactional: true }, no_step: { run: jest.fn() } };
+  const schedule = { ...book, transactional: true };
+  const table: Record<string, unknown> = { accept, arrive, bid, cancel, complete, book, schedule, no_step: { run: jest.fn() } };
   const handlers = { of: (type: string) => table[type], sweep: (type: string) => (type === 'expire' ? expire : dispatch) };
   const events = { publish: jest.fn((name: string) => log.push(`publish ${name}`)) };
   const engine = new RideTransitionsService(
@@ -111,7 +114,8 @@ function setup(options: { ride?: LockedRide; step?: Partial<StepOutcome>; attemp
   return { engine, log, writes, steps, bids, accept, arrive, book, expire, dispatch, events };
 }
 
-const code = (promise: Promise<unknown>) => promise.then(() => 'resolved', (err: RideError) => err.code ?? err.message);
+const codeOf = (err: RideError) => err.code ?? err.message;
+const code = (promise: Promise<unknown>) => promise.then(() => 'resolved', codeOf);
 const acceptBy = (t: ReturnType<typeof setup>, actor: RideActor = PASSENGER) => t.engine.apply(RIDE, { type: 'accept', bidId: RIDE }, actor);
 
 describe('RideTransitionsService.apply: the order of refusals', () => {
@@ -207,7 +211,7 @@ describe('RideTransitionsService.apply: a step is one statement', () => {
     expect(t.log).toEqual(['begin', 'step complete in tx', 'in transaction', 'commit', 'publish ride.status_changed']);
   });
 
-  it("answers each reader the ride as they may see it (the start PIN only to its passenger); the event keeps the whole view", async () => {
+  it('answers each reader the ride as they may see it (the start PIN only to its passenger); the event keeps the whole view', async () => {
     const view = { id: RIDE, status: 'driver_arrived', passenger: { id: 1 }, start_pin: '0427' };
     const t = setup({ ride: locked({ status: 'accepted' }), step: { view: view as never } });
     await expect(t.engine.apply(RIDE, { type: 'arrive' }, DRIVER)).resolves.toEqual({ ...view, start_pin: null });
@@ -296,7 +300,9 @@ describe('RideTransitionsService.apply: published only after the commit', () => 
 
 describe('RideTransitionsService.sweep: in batches', () => {
   const due = (n: number, status: LockedRide['status'] = 'requested') =>
-    Array.from({ length: n }, (_, i) => locked({ id: `${RIDE.slice(0, -2)}${String(i).padStart(2, '0')}`, status, past: { expires_at: true, dispatch_at: true } }));
+    Array.from({ length: n }, (_, i) =>
+      locked({ id: `${RIDE.slice(0, -2)}${String(i).padStart(2, '0')}`, status, past: { expires_at: true, dispatch_at: true } }),
+    );
 
   it('one status write, one bid withdrawal and one ride_events insert for the whole batch; an event per ride after the commit', async () => {
     const t = setup({ due: due(3) });

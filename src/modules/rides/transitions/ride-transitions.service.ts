@@ -180,7 +180,12 @@ export class RideTransitionsService {
     hooks: TransitionHooks,
   ): Promise<RideView | undefined> {
     if (actor === 'system') throw new RideError('RIDE_NOT_FOUND');
-    const change = { set: handler.columns?.(command) ?? {}, reason: handler.reason?.(command) ?? null, also: handler.also?.bind(handler), where: handler.onlyWhere };
+    const change = {
+      set: handler.columns?.(command) ?? {},
+      reason: handler.reason?.(command) ?? null,
+      also: handler.also?.bind(handler),
+      where: handler.onlyWhere,
+    };
     const step = (tx: RideTx): Promise<StepOutcome> => this.steps.step(type, rideId, actor, change, tx);
     let event: PendingEvent | undefined;
     let stepDone: StepDone<K> | undefined;
@@ -214,11 +219,24 @@ export class RideTransitionsService {
   }
 
   /** A command that changes no ride, as one statement (RideActHandler); refused as applyIn refuses. */
-  private async applyAct<K extends UserCommandType>(rideId: string, type: K, handler: RideActHandler<K>, command: CommandOf<K>, actor: RideActor): Promise<ResultOf<K>> {
+  private async applyAct<K extends UserCommandType>(
+    rideId: string,
+    type: K,
+    handler: RideActHandler<K>,
+    command: CommandOf<K>,
+    actor: RideActor,
+  ): Promise<ResultOf<K>> {
     if (actor === 'system') throw new RideError('RIDE_NOT_FOUND');
     const rule = ruleOf(type);
     const { locked: ride, acted } = await this.writes.runAlone((m) =>
-      this.steps.actOnLocked<Record<string, unknown>>(rideId, actor, rule.lock ?? 'update', sqlPartyAllowing(type, 'l'), (allowed, param) => handler.act(command, actor, allowed, param), m),
+      this.steps.actOnLocked<Record<string, unknown>>(
+        rideId,
+        actor,
+        rule.lock ?? 'update',
+        sqlPartyAllowing(type, 'l'),
+        (allowed, param) => handler.act(command, actor, allowed, param),
+        m,
+      ),
     );
     const party = ride ? partyOf(ride, actor) : undefined;
     if (!ride || !mayAct(type, party)) throw new RideError('RIDE_NOT_FOUND');
@@ -281,13 +299,7 @@ export class RideTransitionsService {
     return ctx;
   }
 
-  private createContext<K extends RideCommandType>(
-    tx: RideTx,
-    rideId: string,
-    command: CommandOf<K>,
-    actor: { id: number },
-    to: RideStatus,
-  ): CreateContext<K> {
+  private createContext<K extends RideCommandType>(tx: RideTx, rideId: string, command: CommandOf<K>, actor: { id: number }, to: RideStatus): CreateContext<K> {
     return {
       command,
       actor,
@@ -317,7 +329,16 @@ function refuse(type: RideCommandType, command: RideCommand, ride: LockedRide, p
 }
 
 /** The commands whose answer is the ride (the others answer with the bid, the tip, the rating). */
-const RIDE_RESULTS: ReadonlySet<RideCommandType> = new Set<RideCommandType>(['book', 'schedule', 'accept', 'arrive', 'start', 'complete', 'cancel', 'raise_offer']);
+const RIDE_RESULTS: ReadonlySet<RideCommandType> = new Set<RideCommandType>([
+  'book',
+  'schedule',
+  'accept',
+  'arrive',
+  'start',
+  'complete',
+  'cancel',
+  'raise_offer',
+]);
 
 function stateOf(ride: LockedRide) {
   return { status: ride.status, past: ride.past };

@@ -1,15 +1,6 @@
 import { FINAL_STATUSES, LIVE_STATUSES, RIDE_STATUSES, RideStatus } from '../ride-status';
 import { driverStep } from './ride-command';
-import {
-  DRIVER_STEPS,
-  mayAct,
-  RIDE_TRANSITIONS,
-  RideCommandType,
-  RideParty,
-  RideTransitionRule,
-  refusalOf,
-  sqlAllowing,
-} from './ride-transitions';
+import { DRIVER_STEPS, mayAct, RIDE_TRANSITIONS, RideCommandType, RideParty, RideTransitionRule, refusalOf, sqlAllowing } from './ride-transitions';
 import { partyOf } from './ride-transitions.service';
 
 /**
@@ -98,7 +89,7 @@ describe('ride transition table', () => {
     expect([rule('raise_offer').event, rule('tip').event]).toEqual(['ride.offer_raised', 'ride.tipped']);
   });
 
-    it('books only a ride that does not exist yet, into a live status', () => {
+  it('books only a ride that does not exist yet, into a live status', () => {
     expect(STATES.filter((s) => allowed('book', 'passenger', s, false))).toEqual([null]);
     expect(LIVE_STATUSES).toContain(rule('book').to);
   });

@@ -187,6 +187,8 @@ export function sqlRuleAllowing(rule: Pick<RidePartyRule<string>, 'from'>, alias
   return branches.length === 0 ? 'false' : `(CASE ${alias}.party ${branches.join(' ')} ELSE false END)`;
 }
 
-type FromStatus<K extends RideCommandType> = { [P in keyof RideTransitions[K]['from']]: RideTransitions[K]['from'][P] extends readonly (infer S)[] ? S : never }[keyof RideTransitions[K]['from']];
+type FromStatus<K extends RideCommandType> = {
+  [P in keyof RideTransitions[K]['from']]: RideTransitions[K]['from'][P] extends readonly (infer S)[] ? S : never;
+}[keyof RideTransitions[K]['from']];
 /** Commands that create the ride (allowed from `null`). */
 export type CreateCommandType = { [K in RideCommandType]: null extends FromStatus<K> ? K : never }[RideCommandType];

@@ -75,8 +75,21 @@ export interface RideColumns {
   expires_in_minutes?: number;
 }
 
-const LOCKED_FIELDS = ['id', 'status', 'passenger_id', 'driver_id', 'vehicle_category_id', 'payment_method', 'fare_minor', 'estimated_fare_minor', 'offered_fare_minor', 'currency',
-  'start_pin', 'start_pin_failures', 'payment_status'] as const;
+const LOCKED_FIELDS = [
+  'id',
+  'status',
+  'passenger_id',
+  'driver_id',
+  'vehicle_category_id',
+  'payment_method',
+  'fare_minor',
+  'estimated_fare_minor',
+  'offered_fare_minor',
+  'currency',
+  'start_pin',
+  'start_pin_failures',
+  'payment_status',
+] as const;
 /** LockedRide's fields computed from the row (`a`: the row's alias with its dot), by the database's clock. */
 const LOCKED_COMPUTED = {
   accepted_seconds: (a: string) => `extract(epoch FROM now() - ${a}accepted_at)::float8`,
@@ -204,10 +217,7 @@ export class RideWritesRepository {
 
   /** The ride row, locked: exclusively, or shared by commands that may run side by side (bids). */
   async lock(rideId: string, mode: 'update' | 'share', manager: EntityManager): Promise<LockedRide | undefined> {
-    const rows: LockedRide[] = await manager.query(
-      `SELECT ${LOCKED_COLUMNS} FROM rides WHERE id = $1 FOR ${mode === 'share' ? 'SHARE' : 'UPDATE'}`,
-      [rideId],
-    );
+    const rows: LockedRide[] = await manager.query(`SELECT ${LOCKED_COLUMNS} FROM rides WHERE id = $1 FOR ${mode === 'share' ? 'SHARE' : 'UPDATE'}`, [rideId]);
     return rows[0];
   }
 
@@ -227,13 +237,7 @@ export class RideWritesRepository {
    * refused it (a driver already holding a live ride: rides_driver_live_uq). The transaction is
    * then aborted and must end.
    */
-  async changeStatus(
-    rideIds: string[],
-    to: RideStatus,
-    stamp: RideStamp | undefined,
-    set: RideColumns,
-    manager: EntityManager,
-  ): Promise<boolean> {
+  async changeStatus(rideIds: string[], to: RideStatus, stamp: RideStamp | undefined, set: RideColumns, manager: EntityManager): Promise<boolean> {
     const params: unknown[] = [rideIds, to];
     const sets = [`status = $2`, `updated_at = now()`];
     if (stamp) sets.push(`${stamp} = now()`);
@@ -258,10 +262,7 @@ export class RideWritesRepository {
       const o = i * 6;
       return `($${o + 1}::uuid, $${o + 2}, $${o + 3}, $${o + 4}::int, $${o + 5}, $${o + 6})`;
     });
-    await manager.query(
-      `INSERT INTO ride_events (ride_id, from_status, to_status, actor_user_id, actor_role, reason) VALUES ${tuples.join(', ')}`,
-      params,
-    );
+    await manager.query(`INSERT INTO ride_events (ride_id, from_status, to_status, actor_user_id, actor_role, reason) VALUES ${tuples.join(', ')}`, params);
   }
 
   /** Writes the completion payment row; false if the ride was already paid (primary key). */
@@ -309,21 +310,14 @@ export class RideWritesRepository {
     await manager.query(
       `UPDATE rides SET refunded_minor = $2, payment_status = CASE WHEN payment_method = 'card' THEN coalesce($3, payment_status) END, updated_at = now()
         WHERE id = $1`,
-      [
-        rideId,
-        refundedMinor,
-        paymentStatus,
-      ],
+      [rideId, refundedMinor, paymentStatus],
     );
   }
 
   /** Writes the tip on a locked ride; returns when it was paid. */
   async recordTip(rideId: string, amountMinor: number, manager: EntityManager): Promise<Date> {
     const rows = rowsOf<{ tipped_at: Date }>(
-      await manager.query(`UPDATE rides SET tip_minor = $2, tipped_at = now(), updated_at = now() WHERE id = $1 RETURNING tipped_at`, [
-        rideId,
-        amountMinor,
-      ]),
+      await manager.query(`UPDATE rides SET tip_minor = $2, tipped_at = now(), updated_at = now() WHERE id = $1 RETURNING tipped_at`, [rideId, amountMinor]),
     );
     return rows[0]!.tipped_at;
   }

@@ -32,7 +32,10 @@ export class SharedRideResponseDto {
   @ApiProperty({ type: SharedDriverDto, nullable: true, description: 'null before a driver accepted' }) driver!: SharedDriverDto | null;
   @ApiProperty({ type: SharedDriverLocationDto, nullable: true, description: 'While a driver is on the way or driving; null otherwise' })
   driver_location!: SharedDriverLocationDto | null;
-  @ApiProperty({ example: '2026-11-22T05:18:38.000Z', description: 'When the ride last changed (the link answers 404 from 30 minutes after the ride is final)' })
+  @ApiProperty({
+    example: '2026-11-22T05:18:38.000Z',
+    description: 'When the ride last changed (the link answers 404 from 30 minutes after the ride is final)',
+  })
   updated_at!: string;
 }
 

@@ -12,7 +12,11 @@ export class MeWalletDto {
 export class MeResponseDto extends UserResponseDto {
   @ApiProperty({ type: MeWalletDto, nullable: true, description: 'null until registration creates the wallet' })
   wallet!: MeWalletDto | null;
-  @ApiProperty({ enum: RIDE_PIN_SETTINGS, example: 'off', description: 'Whether rides this passenger accepts carry a start PIN (CONTRACT §14): off, always, or night (accepted 21:00–06:00 in RIDE_PIN_TIMEZONE)' })
+  @ApiProperty({
+    enum: RIDE_PIN_SETTINGS,
+    example: 'off',
+    description: 'Whether rides this passenger accepts carry a start PIN (CONTRACT §14): off, always, or night (accepted 21:00–06:00 in RIDE_PIN_TIMEZONE)',
+  })
   ride_pin!: RidePinSetting;
   @ApiPropertyOptional({ type: DriverProfileResponseDto, nullable: true, description: 'Drivers only: the driver profile as GET /driver/profile returns it' })
   driver?: DriverProfileResponseDto | null;

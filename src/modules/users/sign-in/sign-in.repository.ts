@@ -39,7 +39,6 @@ export interface VerifiedChanges {
   loginProofHash: string;
 }
 
-
 export interface RegistrationChanges {
   phone?: string;
   email?: string;

@@ -17,7 +17,12 @@ export class AdjustWalletDto {
   @Max(MAX_AMOUNT)
   amount!: number;
 
-  @ApiProperty({ example: 'Double charge on ride K7Q2MX', minLength: REASON_MIN_CHARACTERS, maxLength: REASON_MAX_CHARACTERS, description: 'Why: recorded in the audit trail (trimmed)' })
+  @ApiProperty({
+    example: 'Double charge on ride K7Q2MX',
+    minLength: REASON_MIN_CHARACTERS,
+    maxLength: REASON_MAX_CHARACTERS,
+    description: 'Why: recorded in the audit trail (trimmed)',
+  })
   @IsReason()
   reason!: string;
 }

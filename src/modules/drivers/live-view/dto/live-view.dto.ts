@@ -47,12 +47,10 @@ export class LiveDriverDto {
   @ApiProperty({
     enum: LIVE_DRIVER_STATUSES,
     example: 'available',
-    description:
-      'on_ride: assigned to a ride that is not over; available: online, approved and free; offline: anything else (offline, not approved)',
+    description: 'on_ride: assigned to a ride that is not over; available: online, approved and free; offline: anything else (offline, not approved)',
   })
   status!: LiveDriverStatus;
-  @ApiProperty({ type: 'string', format: 'uuid', nullable: true, description: 'The ride the driver is assigned to' }) ride_id!:
-    string | null;
+  @ApiProperty({ type: 'string', format: 'uuid', nullable: true, description: 'The ride the driver is assigned to' }) ride_id!: string | null;
   @ApiProperty({ example: '2026-01-01T12:00:00.000Z', description: 'When this position was heard' }) at!: string;
 }
 

@@ -9,7 +9,13 @@ export class RateRideDto {
   @Max(5)
   stars!: number;
 
-  @ApiPropertyOptional({ type: String, example: 'Smooth ride, friendly driver', maxLength: 500, nullable: true, description: 'Stored trimmed; blank counts as none' })
+  @ApiPropertyOptional({
+    type: String,
+    example: 'Smooth ride, friendly driver',
+    maxLength: 500,
+    nullable: true,
+    description: 'Stored trimmed; blank counts as none',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(500)

@@ -7,7 +7,10 @@ import type { OpenRequestsRepository } from './open-requests.repository';
 
 const HOUR = 3600_000;
 
-function ride(id: string, fields: { status?: string; latitude?: number; category?: number; expiresIn?: number; updatedAt?: string; note?: string } = {}): RideView {
+function ride(
+  id: string,
+  fields: { status?: string; latitude?: number; category?: number; expiresIn?: number; updatedAt?: string; note?: string } = {},
+): RideView {
   const view = {
     id,
     status: fields.status ?? 'requested',
@@ -28,14 +31,16 @@ async function setUp() {
   const index = new OpenRequestsIndex(empty as unknown as OpenRequestsRepository, bus, { openRequestsReconcileSeconds: 3600 } as AppConfig);
   subscribeDomainEventHandlers(bus, index);
   await index.resynchronise('test');
-  const publish = (name: 'ride.requested' | 'ride.offer_raised' | 'ride.dispatched' | 'ride.cancelled' | 'ride.accepted' | 'ride.status_changed', r: RideView) =>
-    bus.publish(name, { ride_id: r.id, ride: r } as never);
+  const publish = (
+    name: 'ride.requested' | 'ride.offer_raised' | 'ride.dispatched' | 'ride.cancelled' | 'ride.accepted' | 'ride.status_changed',
+    r: RideView,
+  ) => bus.publish(name, { ride_id: r.id, ride: r } as never);
   const page = (latitude = 52.5, radiusKm = 5, vehicleCategoryId: number | null = null) =>
     JSON.parse(index.nearbyBody({ latitude, longitude: 13.4, radiusKm, vehicleCategoryId, limit: 50 })!) as Array<RideView & { distance_km: number }>;
   return { index, publish, page };
 }
 
-describe('OpenRequestsIndex.openIn (the operators\' live view)', () => {
+describe("OpenRequestsIndex.openIn (the operators' live view)", () => {
   const box = (minLatitude: number, maxLatitude: number, minLongitude = 13, maxLongitude = 14) => ({ minLatitude, maxLatitude, minLongitude, maxLongitude });
 
   it('the open, unexpired requests whose pickup is in the box (edges included), by the cells or by every cell', async () => {
@@ -46,7 +51,11 @@ describe('OpenRequestsIndex.openIn (the operators\' live view)', () => {
     publish('ride.requested', ride('expired', { latitude: 52.5, expiresIn: -1 }));
     publish('ride.requested', ride('taken', { latitude: 52.5 }));
     publish('ride.accepted', ride('taken', { status: 'accepted', latitude: 52.5, updatedAt: '2026-01-01T00:00:01.000Z' }));
-    const ids = (b: ReturnType<typeof box>) => index.openIn(b, 100).map((r) => r.id).sort();
+    const ids = (b: ReturnType<typeof box>) =>
+      index
+        .openIn(b, 100)
+        .map((r) => r.id)
+        .sort();
     expect(ids(box(52.4, 52.6))).toEqual(['edge', 'in']);
     expect(ids(box(-90, 90, -180, 180))).toEqual(['edge', 'in', 'north']);
     expect(ids(box(52.4, 52.6, 13.5, 14))).toEqual([]);
@@ -127,7 +136,15 @@ describe('OpenRequestsIndex', () => {
   it('gives back every ride JSON byte for byte, whatever its text holds, across shapes and replacements', async () => {
     const { publish, index } = await setUp();
     const nulls = { duration_minutes: null, end_scheduled_at: null, return_scheduled_at: null, promo_code: null, pickup_at: null, fare: null, tip: null };
-    const notes = ['plain', 'quote " and \\ backslash', 'a "," b', '","end_scheduled_at":null,"return_scheduled_at":null,"promo_code":null', 'ünïcödé 東京 😀', 'x'.repeat(70_000), ''];
+    const notes = [
+      'plain',
+      'quote " and \\ backslash',
+      'a "," b',
+      '","end_scheduled_at":null,"return_scheduled_at":null,"promo_code":null',
+      'ünïcödé 東京 😀',
+      'x'.repeat(70_000),
+      '',
+    ];
     const rides = new Map<string, RideView>();
     notes.forEach((note, i) => {
       const promo = i % 2 === 0 ? null : `P${i}`;

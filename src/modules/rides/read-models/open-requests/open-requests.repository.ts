@@ -62,7 +62,7 @@ export class OpenRequestsRepository {
         return page;
       };
       // The next page is on its way while this one is applied: the database works as Node does.
-      for (let next = fetch(); ; ) {
+      for (let next = fetch(); ;) {
         const rows = await next;
         const more = rows.length === pageSize;
         if (more) next = fetch();

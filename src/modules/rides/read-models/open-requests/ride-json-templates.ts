@@ -133,7 +133,7 @@ function sharedRuns(json: string): string[] {
     else spans.push([from, to]);
   };
   let key = '';
-  for (let i = 0; i < json.length; ) {
+  for (let i = 0; i < json.length;) {
     const c = json.charCodeAt(i);
     if (c === 0x22) {
       const end = stringEnd(json, i);

@@ -5,7 +5,10 @@ import { AtMostTwoDecimals, MAX_AMOUNT } from '../../dto/money-amount.validators
 
 /** POST /admin/rides/{ride_id}/refunds (CONTRACT §12, §13). */
 export class RefundRideDto extends ReasonDto {
-  @ApiProperty({ example: 5, description: 'Major units, at most 2 decimals; never more than the passenger paid for the ride (fare or fee, and tip) less earlier refunds' })
+  @ApiProperty({
+    example: 5,
+    description: 'Major units, at most 2 decimals; never more than the passenger paid for the ride (fare or fee, and tip) less earlier refunds',
+  })
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @AtMostTwoDecimals()
   @Min(0.01)

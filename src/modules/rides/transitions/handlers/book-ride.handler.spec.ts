@@ -57,10 +57,16 @@ describe('BookRideHandler', () => {
   it('inserts a ride now for the passenger, unless they have a live ride, and announces ride.requested with its pickup', async () => {
     const { ctx, inserted } = context([{ live: false, view: VIEW }]);
     const outcome = await new BookRideHandler(CONFIG).create(ctx);
-    expect(inserted[0]).toMatchObject({ unlessLive: true, ride: { id: RIDE_ID, passengerId: 7, currency: 'EUR', ttlMinutes: 10, pickupAt: null, dispatchAt: null } });
+    expect(inserted[0]).toMatchObject({
+      unlessLive: true,
+      ride: { id: RIDE_ID, passengerId: 7, currency: 'EUR', ttlMinutes: 10, pickupAt: null, dispatchAt: null },
+    });
     expect(outcome).toEqual({
       result: VIEW,
-      event: { name: 'ride.requested', payload: { ride_id: RIDE_ID, passenger_id: 7, vehicle_category_id: 2, pickup: { latitude: 52.5, longitude: 13.4 }, ride: VIEW } },
+      event: {
+        name: 'ride.requested',
+        payload: { ride_id: RIDE_ID, passenger_id: 7, vehicle_category_id: 2, pickup: { latitude: 52.5, longitude: 13.4 }, ride: VIEW },
+      },
     });
   });
 

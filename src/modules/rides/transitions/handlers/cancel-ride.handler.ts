@@ -8,7 +8,12 @@ import type { StepColumns } from '../ride-steps.repository';
 import { CancellationFee } from './cancellation-fee';
 
 /** ride.cancelled for the ride as it now is, saying who cancelled. */
-async function cancelled<K extends 'cancel' | 'no_show'>(ctx: ChangeContext<K>, by: CancelledBy, set: RideColumns, reason: string | null): Promise<CommandOutcome<K>> {
+async function cancelled<K extends 'cancel' | 'no_show'>(
+  ctx: ChangeContext<K>,
+  by: CancelledBy,
+  set: RideColumns,
+  reason: string | null,
+): Promise<CommandOutcome<K>> {
   await ctx.changeStatus({ ...set, cancelled_by: by, cancel_reason: reason }, reason);
   const ride = await ctx.view();
   const { id, passenger_id, driver_id } = ctx.ride;

@@ -20,7 +20,13 @@ export class DispatchRideHandler implements RideSweepHandler<'dispatch'> {
   event(ride: LockedRide, view: RideView): PendingEvent<'ride.dispatched'> {
     const { latitude, longitude } = view.pickup;
     // A scheduled ride always has its passenger: deleting the account deletes the rides no driver took.
-    const payload = { ride_id: ride.id, passenger_id: ride.passenger_id!, vehicle_category_id: ride.vehicle_category_id, pickup: { latitude, longitude }, ride: view };
+    const payload = {
+      ride_id: ride.id,
+      passenger_id: ride.passenger_id!,
+      vehicle_category_id: ride.vehicle_category_id,
+      pickup: { latitude, longitude },
+      ride: view,
+    };
     return { name: 'ride.dispatched', payload };
   }
 }

@@ -56,7 +56,10 @@ describe('StartRideHandler (in the transaction: the PIN is compared here, a wron
     }
   });
 
-  it.each([['a wrong PIN', '1234'], ['no PIN', undefined]])('%s is counted and refused (the refusal follows the commit), the ride unchanged', async (_name, sent) => {
+  it.each([
+    ['a wrong PIN', '1234'],
+    ['no PIN', undefined],
+  ])('%s is counted and refused (the refusal follows the commit), the ride unchanged', async (_name, sent) => {
     const t = setup({ start_pin: '0427', start_pin_failures: 4 }, sent);
     await expect(t.handler.run(t.ctx)).resolves.toEqual({ refusal: new RideError('WRONG_PIN') });
     expect(t.log).toEqual(['count']);
@@ -91,7 +94,10 @@ describe('CompleteRideHandler (in the transaction: a card is captured before the
     const t = setup();
     const outcome = await t.handler.run(t.ctx);
     expect(t.log).toEqual(['status', 'payment']);
-    expect(t.writes.insertPayment).toHaveBeenCalledWith({ rideId: 'r1', driverId: 8, method: 'cash', fareMinor: 1250, commissionMinor: 250, currency: 'EUR' }, 'tx');
+    expect(t.writes.insertPayment).toHaveBeenCalledWith(
+      { rideId: 'r1', driverId: 8, method: 'cash', fareMinor: 1250, commissionMinor: 250, currency: 'EUR' },
+      'tx',
+    );
     expect(outcome).toMatchObject({ event: { name: 'ride.status_changed', payload: { status: 'completed', driver_id: 8 } } });
   });
 
@@ -118,7 +124,10 @@ describe('CompleteRideHandler (in the transaction: a card is captured before the
     const params: unknown[] = [];
     expect(handler.also((value) => `$${params.push(value)}`)).toContain('FROM changed c ON CONFLICT (ride_id) DO NOTHING');
     expect(params).toEqual([2000]);
-    expect(handler.event(done<'complete'>({ view: { ...VIEW, status: 'completed' } }))).toMatchObject({ name: 'ride.status_changed', payload: { status: 'completed' } });
+    expect(handler.event(done<'complete'>({ view: { ...VIEW, status: 'completed' } }))).toMatchObject({
+      name: 'ride.status_changed',
+      payload: { status: 'completed' },
+    });
   });
 
   it('refuses a ride already paid (the transaction rolls back)', async () => {
@@ -153,6 +162,9 @@ describe('no_step and expire', () => {
   });
 
   it('expire announces ride.expired per ride, with the drivers whose bids it withdrew', () => {
-    expect(EXPIRE_HANDLER.event(RIDE, VIEW, [3])).toEqual({ name: 'ride.expired', payload: { ride_id: 'r1', passenger_id: 7, bidder_driver_ids: [3], ride: VIEW } });
+    expect(EXPIRE_HANDLER.event(RIDE, VIEW, [3])).toEqual({
+      name: 'ride.expired',
+      payload: { ride_id: 'r1', passenger_id: 7, bidder_driver_ids: [3], ride: VIEW },
+    });
   });
 });
