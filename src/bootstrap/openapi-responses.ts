@@ -14,27 +14,7 @@ import { PICKUP_AT_RANGE_MESSAGE } from '../modules/rides/booking/pickup-at.rule
 import { USER_MESSAGES } from '../modules/users/users.errors';
 import { WALLET_MESSAGES } from '../modules/wallets/wallets.errors';
 import { PAYMENT_MESSAGES } from '../modules/payments/payments.errors';
-
-/** Tags in the order of the guide, each with one line for Swagger UI. */
-export const TAGS: ReadonlyArray<[string, string]> = [
-  ['auth', 'OTP sign-in, registration, tokens, profile and account'],
-  ['passenger', "The passenger's active ride and ride history"],
-  ['rides', 'Categories, fare estimates, booking, ride details, cancellation and status steps'],
-  ['bids', 'Drivers bid on requested rides; the passenger lists and accepts bids'],
-  ['chat', 'In-ride messages between the passenger and the assigned driver'],
-  ['driver', 'Driver profile, online status, location heartbeat, nearby rides and earnings'],
-  ['wallet', "The caller's wallet balance"],
-  ['payments', "Saved cards (Stripe SetupIntents) and Stripe's webhook"],
-  ['sharing', 'Trip sharing: a passenger hands out a link that shows the ride live without login'],
-  ['safety', 'Emergency contacts, SOS during a ride and the answer to a ride check (CONTRACT §14)'],
-  ['health', 'Liveness and readiness probes'],
-  [
-    'operators',
-    'For operator accounts only (CONTRACT §13): sign in with send-otp and verify-otp by e-mail, then Authorize with the ' +
-      'access token. Each operation names the operator roles allowed it (403 "Not allowed for your role" otherwise); ' +
-      'every write takes a `reason` and is recorded in the audit trail. Operator tokens work nowhere else but logout and the live socket.',
-  ],
-];
+import { type Example, rideRequestExamples } from './openapi-ride-examples';
 
 export interface RouteGuards {
   roles?: string[];
@@ -69,7 +49,6 @@ function guardMessages(guard: RouteGuards | undefined): string[] {
   return messages;
 }
 
-type Example = { summary: string; value: Record<string, unknown> };
 type Schema = Record<string, unknown>;
 type Operation = {
   operationId?: string;
@@ -297,37 +276,4 @@ function errorExamples(path: string, method: string, operation: Operation, statu
     return { '500_1': { summary: 'Unexpected failure', value: value(`Internal server error (correlation id ${id})`, { correlation_id: id }) } };
   }
   return named([GENERIC_MESSAGES[status] ?? error]);
-}
-
-const PICKUP = { address: 'Alexanderplatz 1, Berlin', latitude: 52.5219, longitude: 13.4132 };
-const DROPOFF = { address: 'Potsdamer Platz 1, Berlin', latitude: 52.5096, longitude: 13.3759 };
-
-/** One body per ride type, its times a few hours after the document is built so that they are valid when tried. */
-function rideRequestExamples(now: Date, book: boolean): Record<string, Example> {
-  const at = (hours: number): string => new Date(Math.ceil(now.getTime() / 3_600_000) * 3_600_000 + hours * 3_600_000).toISOString();
-  const common = { vehicle_category_id: 1, passenger_count: 1, children: 0, ...(book ? { payment_method: 'cash' } : {}) };
-  return {
-    one_way: { summary: 'One way', value: { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'one_way', ...common } },
-    round_trip: {
-      summary: 'Round trip (the return leg ends at return_location)',
-      value: { pickup: PICKUP, dropoff: DROPOFF, return_location: PICKUP, return_scheduled_at: at(4), ride_type: 'round_trip', ...common },
-    },
-    per_hour: {
-      summary: 'Per hour (duration_minutes and end_scheduled_at)',
-      value: { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'per_hour', duration_minutes: 120, end_scheduled_at: at(3), ...common },
-    },
-    delivery: {
-      summary: 'Delivery',
-      value: { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'delivery', ...common, passenger_count: 0 },
-    },
-    // Booking only: a ride for later starts `scheduled` and is dispatched DISPATCH_LEAD_MINUTES before pickup_at.
-    ...(book
-      ? {
-          ride_later: {
-            summary: 'Ride later (pickup_at: 15 minutes to 7 days ahead)',
-            value: { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'one_way', ...common, pickup_at: at(2) },
-          },
-        }
-      : {}),
-  };
 }

@@ -1,3 +1,4 @@
+import type { RideView } from '../ride-view';
 import { pieceHash } from './nearby-page';
 import { MAX_HOLES, RideJsonTemplates } from './ride-json-templates';
 
@@ -199,4 +200,29 @@ function grown<A extends Float64Array | Uint32Array>(array: A, length: number): 
   const bigger = new (array.constructor as new (n: number) => A)(length);
   bigger.set(array);
   return bigger;
+}
+
+/** An open request on the operators' live map. */
+export interface OpenRequestPin {
+  id: string;
+  latitude: number;
+  longitude: number;
+  created_at: string;
+}
+
+/** An index entry from the ride's wire object: serialised once, here. */
+export function requestOf(ride: RideView, fingerprint: number | null, seq: number): OpenRequest {
+  const { latitude, longitude } = ride.pickup;
+  return {
+    id: ride.id.toLowerCase(),
+    latitude,
+    longitude,
+    categoryId: ride.vehicle_category_id,
+    expiresAtMs: Date.parse(ride.expires_at),
+    passengerId: ride.passenger?.id ?? null,
+    updatedAtMs: Date.parse(ride.updated_at),
+    json: JSON.stringify(ride),
+    fingerprint,
+    seq,
+  };
 }

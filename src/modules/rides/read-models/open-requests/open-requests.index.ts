@@ -10,16 +10,9 @@ import { rideToJson, RideView } from '../ride-view';
 import { AreaVersions } from './area-versions';
 import { NearbyPageWriter, NearbyQuery } from './nearby-page';
 import { OpenRequestsGrid } from './open-requests-grid';
-import { OpenRequest, OpenRequestStore } from './open-requests-store';
+import { OpenRequest, OpenRequestPin, OpenRequestStore, requestOf } from './open-requests-store';
+export type { OpenRequestPin };
 import { OpenRequestRow, OpenRequestsRepository } from './open-requests.repository';
-
-/** An open request on the operators' live map. */
-export interface OpenRequestPin {
-  id: string;
-  latitude: number;
-  longitude: number;
-  created_at: string;
-}
 
 /** The statuses a driver bids in (the table's `bid` row): the index holds rides in these. */
 const OPEN_STATUSES: readonly string[] = RIDE_TRANSITIONS.bid.from.other;
@@ -285,23 +278,6 @@ export class OpenRequestsIndex implements OnApplicationBootstrap, BeforeApplicat
     this.coarse.remove(slot);
     this.store.remove(slot);
   }
-}
-
-/** An index entry from the ride's wire object: serialised once, here. */
-function requestOf(ride: RideView, fingerprint: number | null, seq: number): OpenRequest {
-  const { latitude, longitude } = ride.pickup;
-  return {
-    id: ride.id.toLowerCase(),
-    latitude,
-    longitude,
-    categoryId: ride.vehicle_category_id,
-    expiresAtMs: Date.parse(ride.expires_at),
-    passengerId: ride.passenger?.id ?? null,
-    updatedAtMs: Date.parse(ride.updated_at),
-    json: JSON.stringify(ride),
-    fingerprint,
-    seq,
-  };
 }
 
 const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
