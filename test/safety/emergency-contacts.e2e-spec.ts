@@ -43,6 +43,9 @@ describe('emergency contacts', () => {
     ['no list', {}, 'contacts must be an array'],
     ['a list that is no array', { contacts: 'Sam' }, 'contacts must be an array'],
     ['an unknown field', { contacts: [{ ...sam, email: 'sam@example.com' }] }, 'email'],
+    ['a contact that is a list (the fuzzer, seed 42)', { contacts: [[[[]]]] }, 'contacts'],
+    ['a contact that is an empty list', { contacts: [[]] }, 'contacts'],
+    ['a contact that is a string', { contacts: ['Sam'] }, 'contacts'],
   ])('%s: 400, the list unchanged', async (_what, body, message) => {
     const user = await createUser(t);
     await put(user, { contacts: [sam] });

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsNotEmpty, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsNotEmpty, IsObject, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 
 /** The most emergency contacts a user may keep (CONTRACT §14). */
 export const MAX_EMERGENCY_CONTACTS = 3;
@@ -24,6 +24,9 @@ export class EmergencyContactDto {
 /** PUT /users/me/emergency-contacts: the whole list, replacing the one before. */
 export class EmergencyContactsDto {
   @ApiProperty({ type: [EmergencyContactDto], maxItems: MAX_EMERGENCY_CONTACTS, description: 'At most 3; an SOS texts each of them' })
+  // class-validator passes a list nested in the list without looking inside it: each entry must be an object
+  // (above @IsArray, so that "must be an array" is what a non-list reports first).
+  @IsObject({ each: true, message: 'each of contacts must be an object with name and phone' })
   @IsArray()
   @ArrayMaxSize(MAX_EMERGENCY_CONTACTS, { message: `contacts must contain at most ${MAX_EMERGENCY_CONTACTS} contacts` })
   @ValidateNested({ each: true })
