@@ -16,9 +16,7 @@ const { formatSummary } = require('./lib/report');
 const { renderMap } = require('./lib/svg');
 const { ROOT, CLI, startService } = require('./lib/service');
 const { ensureBuilt } = require('../scripts/build-if-stale');
-const { spawnSync } = require('node:child_process');
-// The local stand-in for Stripe's API the tests use: some simulated passengers pay by card against it.
-const { startStripeFake } = require('../test/fakes/stripe-fake');
+const { startCardMoney } = require('./lib/card-money');
 
 const OTP = '123456';
 // Besides the minutes of ride traffic: the service's start, the sign-ups, the last events and the wallet checks.
@@ -69,17 +67,7 @@ async function main(argv) {
     PLATFORM_COMMISSION_PERCENT: '0',
     UPLOAD_DIR: join(temp, 'uploads'),
   };
-  const stripe = await startStripeFake();
-  // No free window: every cancel of an accepted ride in the simulation is late and pays the fee.
-  // Some drivers report a no-show after waiting NO_SHOW_WAIT_SECONDS at the pickup (short in the demo).
-  Object.assign(env, {
-    CANCELLATION_FREE_SECONDS: '0',
-    NO_SHOW_WAIT_SECONDS: '2',
-    STRIPE_SECRET_KEY: stripe.secretKey,
-    STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-    STRIPE_API_BASE: stripe.url,
-    PUBLIC_BASE_URL: 'http://127.0.0.1',
-  });
+  const cards = await startCardMoney(env);
   if (!process.env.DATABASE_URL) env.EMBEDDED_PG_DATA_DIR = join(temp, 'pg');
   const logPath = join(temp, 'service.log');
   const service = await startService(env, logPath);
@@ -95,17 +83,12 @@ async function main(argv) {
       operatorCmd: `${process.execPath} ${CLI} operator:add`,
       cliEnv: { ...env, LOG_LEVEL: 'warn' },
       drainMs: 30_000,
-      confirmCard: (setupIntentId) => stripe.confirmSetupIntent(setupIntentId, 'pm_card_visa'),
-      noShowWaitSeconds: Number(env.NO_SHOW_WAIT_SECONDS),
+      ...cards.simOptions,
     });
-    // Every movement, card money included, is ledger entries that sum to zero (CONTRACT §12).
-    const ledger = spawnSync(process.execPath, [CLI, 'ledger:check'], { env: { ...env, LOG_LEVEL: 'warn' }, encoding: 'utf8' });
-    const line = (ledger.stdout || ledger.stderr || '').trim().split('\n').slice(-1)[0];
-    if (ledger.status === 0) result.notes.push(line);
-    else result.violations.push({ kind: 'ledger', message: `ledger:check: ${line}` });
+    cards.checkLedger(result);
   } finally {
     await service.stop();
-    await stripe.close();
+    await cards.close();
   }
   const svgPath = join(ROOT, 'demo-map.svg');
   writeFileSync(

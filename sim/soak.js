@@ -16,9 +16,7 @@
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { spawnSync } = require('node:child_process');
-// The local stand-in for Stripe's API the tests use (the demo starts it too).
-const { startStripeFake } = require('../test/fakes/stripe-fake');
+const { startCardMoney } = require('./lib/card-money');
 const { Client } = require('pg');
 const Redis = require('ioredis');
 const { simulateFromArgs } = require('./simulate');
@@ -103,15 +101,7 @@ async function main(argv) {
   };
   // As in the demo: some passengers pay by card against the local Stripe fake, every cancel of an
   // accepted ride is late (it pays the fee) and some drivers report a no-show (CONTRACT §12).
-  const stripe = await startStripeFake();
-  Object.assign(env, {
-    CANCELLATION_FREE_SECONDS: '0',
-    NO_SHOW_WAIT_SECONDS: '2',
-    STRIPE_SECRET_KEY: stripe.secretKey,
-    STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-    STRIPE_API_BASE: stripe.url,
-    PUBLIC_BASE_URL: 'http://127.0.0.1',
-  });
+  const cards = await startCardMoney(env);
   const services = [];
   // However the soak ends, no instance outlives it.
   process.on('exit', () => services.forEach((s) => s.child.kill('SIGTERM')));
@@ -135,17 +125,12 @@ async function main(argv) {
       operatorCmd: `${process.execPath} ${CLI} operator:add`,
       cliEnv: { ...env, LOG_LEVEL: 'warn' },
       drainMs: 30_000,
-      confirmCard: (setupIntentId) => stripe.confirmSetupIntent(setupIntentId, 'pm_card_visa'),
-      noShowWaitSeconds: Number(env.NO_SHOW_WAIT_SECONDS),
+      ...cards.simOptions,
     });
-    // Every movement, card money included, is ledger entries that sum to zero.
-    const ledger = spawnSync(process.execPath, [CLI, 'ledger:check'], { env: { ...env, LOG_LEVEL: 'warn' }, encoding: 'utf8' });
-    const line = (ledger.stdout || ledger.stderr || '').trim().split('\n').slice(-1)[0];
-    if (ledger.status === 0) result.notes.push(line);
-    else result.violations.push({ kind: 'ledger', message: `ledger:check: ${line}` });
+    cards.checkLedger(result);
   } finally {
     await Promise.all(services.map((s) => s.stop()));
-    await stripe.close();
+    await cards.close();
   }
   process.stdout.write(`${formatSummary(result)}\n`);
   const failed = result.violations.length > 0 || result.counters.serverErrors > 0;
