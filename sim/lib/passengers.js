@@ -16,6 +16,8 @@ const OFFER_CHANCE = 0.2;
 const TIP_CHANCE = 0.3;
 /** Share of passengers who save a card when the run has a Stripe fake (o.confirmCard; o.cardChance overrides). */
 const CARD_CHANCE = 0.4;
+/** Share of a card holder's bookings paid by card (o.cardRideChance overrides). */
+const CARD_RIDE_CHANCE = 0.6;
 /** A rider tips only while the wallet keeps this much for the next wallet fares. */
 const TIP_RESERVE_CENTS = 6000;
 // Each credit is a CLI process (a Nest start-up, seconds on a busy machine): a few dozen wallets are
@@ -149,7 +151,8 @@ function createPassengers(ctx) {
       label: 'POST /rides/estimate',
       who: `passenger ${p.id}`,
     });
-    const paymentMethod = p.hasCard && p.rng.chance(0.6) ? 'card' : p.creditedCents > 0 && p.rng.chance(0.6) ? 'wallet' : 'cash';
+    const paymentMethod =
+      p.hasCard && p.rng.chance(o.cardRideChance ?? CARD_RIDE_CHANCE) ? 'card' : p.creditedCents > 0 && p.rng.chance(0.6) ? 'wallet' : 'cash';
     // Some riders name their own price: near the estimate, well above MIN_OFFER_PERCENT (70 %) of it.
     if (estimate.ok && p.rng.chance(OFFER_CHANCE)) payload.offered_fare = Math.round(estimate.body.breakdown.total * p.rng.between(0.85, 1.05) * 100) / 100;
     p.booking = { earlyBids: [] };

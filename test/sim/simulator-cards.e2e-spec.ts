@@ -33,6 +33,8 @@ describe('simulator: card rides against the Stripe fake', () => {
       // Every passenger who is met at the pickup fails to come: each such ride is a no-show with its fee.
       noShowChance: 1,
       cardChance: 1,
+      // Every booking by card: a no-show of a cash ride has no fee, and which rides reach the pickup depends on the machine's load.
+      cardRideChance: 1,
     });
     expect(result.violations).toEqual([]);
     expect(result.counters.cardRidesBooked).toBeGreaterThan(0);
