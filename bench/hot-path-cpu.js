@@ -15,128 +15,48 @@
  * names, comma-separated), HOTPATH_WARMUP (requests per path before the rounds, default
  * HOTPATH_REQUESTS), HOTPATH_NODE_ARGS (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof), BENCH_ADMIN_URL.
  */
-const { spawn } = require('node:child_process');
 const { readFileSync } = require('node:fs');
-const { join, resolve } = require('node:path');
-const autocannon = require('autocannon');
-const { Client } = require('pg');
+const { resolve } = require('node:path');
 const { freePort } = require('../sim/lib/service');
+const { freshDatabase, startBuilt } = require('./lib/built-app');
+const { httpApi } = require('./lib/bench-users');
+const { createHotPaths } = require('./lib/hot-paths');
 const { benchServiceEnv, BENCH_OTP } = require('./lib/service-env');
+const { cannon, cpuMs } = require('./lib/stats');
 
-const ADMIN_URL = process.env.BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const REQUESTS = Number(process.env.HOTPATH_REQUESTS || 20_000);
 const ROUNDS = Number(process.env.HOTPATH_ROUNDS || 5);
-const OTP = BENCH_OTP;
-const JSON_HEADERS = { 'content-type': 'application/json' };
-const PICKUP = { address: '1 Market St', latitude: 37.7936, longitude: -122.3958 };
-const DROPOFF = { address: '500 Castro St', latitude: 37.7609, longitude: -122.435 };
-const RIDE_FIELDS = { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'one_way', vehicle_category_id: 1, passenger_count: 1, children: 0 };
-
-function ticks(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-function cannon(options) {
-  return new Promise((ok, fail) => autocannon(options, (err, result) => (err ? fail(err) : ok(result))));
-}
+const CONNECTIONS = 10;
+const PATHS = ['GET /health/live', 'POST /api/v1/rides/estimate', 'GET /api/v1/rides/{id}', 'PUT /api/v1/driver/location'];
+const { prepare, scenarios } = createHotPaths({ connections: CONNECTIONS, warmup: 0, duration: 0, otp: BENCH_OTP });
 
 async function start(label, dir) {
-  const name = `rh_hotpath_${label.replace(/\W/g, '_')}_${process.pid}`;
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const port = await freePort();
-  const env = benchServiceEnv({ databaseUrl: url.toString(), port });
+  const database = await freshDatabase(`rh_hotpath_${label.replace(/\W/g, '_')}`);
   const nodeArgs = process.env.HOTPATH_NODE_ARGS ? process.env.HOTPATH_NODE_ARGS.split(' ').filter(Boolean) : [];
-  const command = [process.execPath, ...nodeArgs, join(dir, 'dist', 'src', 'main.js')];
-  const child = spawn(command[0], command.slice(1), { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (c) => (output += c));
-  child.stderr.on('data', (c) => (output += c));
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`${label} exited: ${output.slice(-2000)}`);
-    if (i > 600) throw new Error(`${label} not live`);
-    try {
-      if ((await fetch(`${base}/health/live`)).ok) break;
-    } catch {
-      // not yet listening
-    }
-    await new Promise((r) => setTimeout(r, 200));
+  const service = startBuilt(dir, benchServiceEnv({ databaseUrl: database.url, port: await freePort() }), { nodeArgs });
+  try {
+    await service.ready('/health/live');
+  } catch (err) {
+    await service.stop();
+    await database.drop();
+    throw err;
   }
-  return { label, dir, child, base, database: name };
+  return { label, dir, service, base: service.base, database };
 }
 
-async function call(base, method, path, { body, token } = {}) {
-  const headers = { ...(body ? JSON_HEADERS : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) };
-  const res = await fetch(`${base}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text.slice(0, 300)}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
-let phones = 0;
-async function signUp(base, role) {
-  phones += 1;
-  const phone = `+1998${String(process.pid % 10000).padStart(4, '0')}${String(phones).padStart(4, '0')}`;
-  await call(base, 'POST', '/api/v1/auth/send-otp', { body: { phone } });
-  const verified = await call(base, 'POST', '/api/v1/auth/verify-otp', { body: { phone, otp: OTP } });
-  const session = await call(base, 'POST', '/api/v1/auth/register', {
-    token: verified.access_token,
-    body: { role, first_name: role === 'driver' ? 'Bench' : 'Pat', last_name: 'Mark' },
-  });
-  return session.access_token;
-}
-
-async function prepare(svc) {
-  const passenger = await signUp(svc.base, 'passenger');
-  const driver = await signUp(svc.base, 'driver');
-  await call(svc.base, 'PUT', '/api/v1/driver/profile', {
-    token: driver,
-    body: {
-      vehicle_category_id: 1,
-      vehicle_make: 'Toyota',
-      vehicle_model: 'Prius',
-      vehicle_plate: 'BENCH1',
-      vehicle_color: 'Blue',
-      vehicle_year: 2022,
-      license_number: 'B-1',
-    },
-  });
-  await call(svc.base, 'PUT', '/api/v1/driver/status', { token: driver, body: { is_online: true } });
-  await call(svc.base, 'PUT', '/api/v1/driver/location', { token: driver, body: { latitude: PICKUP.latitude + 0.002, longitude: PICKUP.longitude } });
-  const ride = await call(svc.base, 'POST', '/api/v1/rides/book', { token: passenger, body: { ...RIDE_FIELDS, payment_method: 'cash' } });
-  const bearer = (t) => ({ authorization: `Bearer ${t}` });
-  svc.paths = {
-    'GET /health/live': { method: 'GET', path: '/health/live' },
-    'POST /api/v1/rides/estimate': {
-      method: 'POST',
-      path: '/api/v1/rides/estimate',
-      headers: { ...JSON_HEADERS, ...bearer(passenger) },
-      body: JSON.stringify(RIDE_FIELDS),
-    },
-    'GET /api/v1/rides/{id}': { method: 'GET', path: `/api/v1/rides/${ride.id}`, headers: bearer(passenger) },
-    'PUT /api/v1/driver/location': {
-      method: 'PUT',
-      path: '/api/v1/driver/location',
-      headers: { ...JSON_HEADERS, ...bearer(driver) },
-      body: JSON.stringify({ latitude: PICKUP.latitude + 0.003, longitude: PICKUP.longitude + 0.001, heading: 90, speed: 8.5 }),
-    },
-  };
+/** The same users, driver and ride in each build's database, through the API (as bench/run.js does). */
+async function prepareService(svc) {
+  const state = await prepare(httpApi(svc.base), { refreshUsers: 0 });
+  svc.paths = Object.fromEntries(scenarios(state).map((s) => [s.name, s]));
 }
 
 async function run(svc, name, amount) {
   const p = svc.paths[name];
-  const before = ticks(svc.child.pid);
-  const r = await cannon({ url: svc.base + p.path, method: p.method, headers: p.headers, body: p.body, connections: 10, amount });
-  const after = ticks(svc.child.pid);
+  const before = cpuMs(svc.service.child.pid);
+  const r = await cannon({ url: svc.base + p.path, method: p.method, headers: p.headers, body: p.body, connections: CONNECTIONS, amount });
+  const after = cpuMs(svc.service.child.pid);
   if (r.non2xx || r.errors) throw new Error(`${svc.label} ${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return ((after - before) * 10_000) / r.requests.total;
+  return ((after - before) * 1000) / r.requests.total;
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -149,9 +69,13 @@ async function main() {
   const services = [];
   try {
     for (const b of builds) services.push(await start(b.label, b.dir));
-    for (const svc of services) await prepare(svc);
+    for (const svc of services) await prepareService(svc);
     const only = process.env.HOTPATH_ONLY ? process.env.HOTPATH_ONLY.split(',') : undefined;
-    const names = Object.keys(services[0].paths).filter((n) => !only || only.includes(n));
+    const names = only ?? PATHS;
+    for (const name of names) {
+      const skip = services.map((s) => (s.paths[name] ? s.paths[name].skip : 'no such path')).find(Boolean);
+      if (skip) throw new Error(`${name}: ${skip}`);
+    }
     for (const svc of services) for (const name of names) await run(svc, name, Number(process.env.HOTPATH_WARMUP || REQUESTS));
     const figures = new Map(services.map((s) => [s.label, new Map(names.map((n) => [n, []]))]));
     for (let round = 0; round < ROUNDS; round++) {
@@ -176,12 +100,8 @@ async function main() {
     }
   } finally {
     for (const svc of services) {
-      svc.child.kill('SIGTERM');
-      await new Promise((r) => (svc.child.exitCode !== null ? r() : svc.child.once('exit', r)));
-      const admin = new Client({ connectionString: ADMIN_URL });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${svc.database} WITH (FORCE)`).catch(() => undefined);
-      await admin.end();
+      await svc.service.stop();
+      await svc.database.drop();
     }
   }
 }

@@ -20,13 +20,12 @@ const { MIGRATIONS } = require(join(ROOT, 'dist/src/database/migrations'));
 const { seedVehicleCategories } = require(join(ROOT, 'dist/src/database/seeds/vehicle-categories.seed'));
 const { nearbySql } = require(join(ROOT, 'dist/src/modules/rides/read-models/open-requests/open-requests.repository'));
 const { sqlHaversineKm } = require(join(ROOT, 'dist/src/common/geo'));
+const { freshDatabase } = require('./lib/built-app');
 const { HALF_LAT, randomPoint, seedRequestedRides } = require('./lib/city');
 const { RIDE_VIEW_COLUMNS, RIDE_VIEW_FROM } = require(join(ROOT, 'dist/src/modules/rides/read-models/ride-view'));
 
-const ADMIN_URL = process.env.BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const RIDES = Number(process.env.BENCH_RIDES || 100_000);
 const QUERIES = Number(process.env.BENCH_QUERIES || 2_000);
-const DB = `nearby_city_bench_${process.pid}`;
 const KM_PER_DEG = 111.195;
 const LIMIT = 50;
 const RADIUS_KM = 5;
@@ -106,14 +105,10 @@ async function time(db, build, categories, label) {
 }
 
 async function main() {
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${DB}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${DB}`;
-  const db = new Client({ connectionString: url.toString() });
+  const database = await freshDatabase('nearby_city_bench');
+  const db = new Client({ connectionString: database.url });
   try {
-    await migrate(url.toString());
+    await migrate(database.url);
     await db.connect();
     const started = Date.now();
     await seed(db);
@@ -140,9 +135,7 @@ async function main() {
     }
   } finally {
     await db.end().catch(() => undefined);
-    if (process.env.BENCH_KEEP !== '1') await admin.query(`DROP DATABASE IF EXISTS ${DB}`);
-    else process.stdout.write(`kept database ${DB}\n`);
-    await admin.end();
+    await database.drop();
   }
 }
 

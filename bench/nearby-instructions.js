@@ -19,49 +19,18 @@ const { execFileSync, spawn } = require('node:child_process');
 const { closeSync, openSync, readFileSync, rmSync, mkdtempSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
-const autocannon = require('autocannon');
-const { Client } = require('pg');
-const { freePort } = require('../sim/lib/service');
-const { randomPoint, seedDrivers, seedRequestedRides, firstCategoryId } = require('./lib/city');
-const { mintAccessToken } = require('./lib/jwt');
-const { benchServiceEnv, untilNearbyFromMemory, BENCH_JWT_SECRET } = require('./lib/service-env');
+const { openRequestsCity, nearbyAtRandomPoints } = require('./lib/open-requests-city');
+const { untilNearbyFromMemory } = require('./lib/service-env');
+const { cannon } = require('./lib/stats');
 
 const ROOTS = process.argv.slice(2).map((r) => resolve(r));
 if (ROOTS.length === 0) ROOTS.push(join(__dirname, '..'));
-const ADMIN_URL = process.env.BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const RIDES = Number(process.env.BENCH_RIDES || 20_000);
 const WARM = Number(process.env.BENCH_WARM || 300);
 const REQUESTS = Number(process.env.BENCH_REQUESTS || 1_000);
 const REPEAT = Number(process.env.BENCH_REPEAT || 3);
-const JWT_SECRET = BENCH_JWT_SECRET;
-const DB = `nearby_instr_${process.pid}`;
 
-async function until(check, seconds, what) {
-  const deadline = Date.now() + seconds * 1000;
-  for (;;) {
-    try {
-      if (await check()) return;
-    } catch {
-      // not yet
-    }
-    if (Date.now() > deadline) throw new Error(`${what} not within ${seconds} s`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-function nearby(base, token, amount) {
-  const requests = [
-    {
-      method: 'GET',
-      headers: { authorization: `Bearer ${token}` },
-      setupRequest: (req) => {
-        const p = randomPoint();
-        return { ...req, path: `/api/v1/driver/rides/nearby?latitude=${p.latitude.toFixed(6)}&longitude=${p.longitude.toFixed(6)}&radius_km=5` };
-      },
-    },
-  ];
-  return new Promise((ok, fail) => autocannon({ url: base, connections: 4, amount, requests, timeout: 60 }, (err, r) => (err ? fail(err) : ok(r))));
-}
+const nearby = (base, token, amount) => cannon({ url: base, connections: 4, amount, requests: nearbyAtRandomPoints(token), timeout: 60 });
 
 /**
  * vgdb names its pipes after $HOST, which the service's environment sets to its listen address:
@@ -83,12 +52,6 @@ function countedInstructions(pid) {
 }
 
 async function main() {
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${DB}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${DB}`;
-  const port = await freePort();
   // The periodic sweeps and reconciliations are pushed out of the windows: under valgrind a window
   // lasts minutes, and a 20,000-ride reconciliation in one would count as nearby's.
   const quiet = {
@@ -97,19 +60,10 @@ async function main() {
     RIDE_EXPIRY_SWEEP_SECONDS: '3600',
     RIDE_DISPATCH_SWEEP_SECONDS: '3600',
   };
-  const env = benchServiceEnv({ databaseUrl: url.toString(), port, ...quiet });
-  const base = `http://127.0.0.1:${port}`;
-  const db = new Client({ connectionString: url.toString() });
+  const city = await openRequestsCity('nearby_instr', { root: ROOTS[0], rides: RIDES, overrides: quiet });
+  const { base, env, token } = city;
   const out = mkdtempSync(join(tmpdir(), 'nearby-cg-'));
   try {
-    const first = spawn(process.execPath, [join(ROOTS[0], 'dist', 'src', 'main.js')], { cwd: ROOTS[0], env, stdio: 'ignore' });
-    await until(async () => (await fetch(`${base}/health/ready`)).ok, 120, 'migrated service');
-    first.kill('SIGTERM');
-    await new Promise((r) => first.on('exit', r));
-    await db.connect();
-    const [driverId] = await seedDrivers(db, 1, await firstCategoryId(db));
-    await seedRequestedRides(db, 1, RIDES + 1);
-    const token = mintAccessToken(JWT_SECRET, driverId, 'driver', 24 * 3600);
     for (const root of ROOTS) {
       const args = [
         '--tool=callgrind',
@@ -150,9 +104,7 @@ async function main() {
       }
     }
   } finally {
-    await db.end().catch(() => undefined);
-    await admin.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
-    await admin.end();
+    await city.database.drop();
     rmSync(out, { recursive: true, force: true });
   }
 }

@@ -11,54 +11,33 @@
  * round took, and exits 1 when a command took more than BUDGET (issue 27: at most 3).
  * --verbose lists each command's statements.
  */
-const { join } = require('node:path');
-const { Client } = require('pg');
+const { bootBuiltApp } = require('./lib/built-app');
+const { driverOnline, injectApi, signUp } = require('./lib/bench-users');
 const { countRoundTrips } = require('./lib/round-trip-probe');
-const { benchServiceEnv, BENCH_OTP } = require('./lib/service-env');
 const { ensureBuilt } = require('../scripts/build-if-stale');
 
-const ROOT = join(__dirname, '..');
 const BUDGET = 3;
 const WARM_ROUNDS = 2;
 const MEASURED_ROUNDS = 3;
 const VERBOSE = process.argv.includes('--verbose');
-const ADMIN_URL = process.env.BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const PICKUP = { address: '1 Market St', latitude: 37.7936, longitude: -122.3958 };
 const DROPOFF = { address: '500 Castro St', latitude: 37.7609, longitude: -122.435 };
 const RIDE = { pickup: PICKUP, dropoff: DROPOFF, ride_type: 'one_way', vehicle_category_id: 1, passenger_count: 1, children: 0, payment_method: 'cash' };
 
 async function main() {
   if (!process.env.BENCH_SKIP_BUILD && ensureBuilt((line) => process.stdout.write(`${line}\n`))) process.stdout.write('Built.\n');
-  const name = `rh_round_trips_${process.pid}`;
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  let app;
+  const { app, close } = await bootBuiltApp('rh_round_trips');
   try {
-    const { createApp } = require(join(ROOT, 'dist/src/bootstrap/create-app'));
-    const { AppConfig } = require(join(ROOT, 'dist/src/config/app-config'));
-    const env = benchServiceEnv({ databaseUrl: url.toString(), port: 0, REDIS_URL: '' });
-    app = await createApp(AppConfig.fromEnv(env), { openApi: false });
-    await app.init();
-    await app.getHttpAdapter().getInstance().ready();
-    const counts = await drive(app);
-    return report(counts);
+    return report(await drive(app));
   } finally {
-    if (app) await app.close();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
-    await admin.end();
+    await close();
   }
 }
 
 /** The rides' life, round after round; per command, the statements of each measured round. */
 async function drive(app) {
-  const call = async (method, path, { token, body } = {}) => {
-    const res = await app.inject({ method, url: `/api/v1${path}`, headers: token ? { authorization: `Bearer ${token}` } : {}, payload: body });
-    if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${res.body}`);
-    return res.body ? res.json() : undefined;
-  };
+  const api = injectApi(app);
+  const call = (method, path, options) => api(method, `/api/v1${path}`, options);
   const counts = new Map();
   const measured = async (round, command, fn) => {
     const { result, statements } = await countRoundTrips(fn);
@@ -68,43 +47,21 @@ async function drive(app) {
     }
     return result;
   };
-  let phone = 0;
-  const signUp = async (role) => {
-    phone += 1;
-    const number = `+1998${String(process.pid % 10000).padStart(4, '0')}${String(phone).padStart(4, '0')}`;
-    await call('POST', '/auth/send-otp', { body: { phone: number } });
-    const verified = await call('POST', '/auth/verify-otp', { body: { phone: number, otp: BENCH_OTP } });
-    const session = await call('POST', '/auth/register', { token: verified.access_token, body: { role, first_name: 'Round', last_name: 'Trip' } });
-    return { id: session.user.id, token: session.access_token };
-  };
-  const passenger = await signUp('passenger');
+  const passenger = await signUp(api, 'passenger');
   await fund(app, passenger.id, 1_000_000);
   const drivers = [];
   for (let i = 0; i < 2; i += 1) {
-    const driver = await signUp('driver');
-    await call('PUT', '/driver/profile', {
-      token: driver.token,
-      body: {
-        vehicle_category_id: 1,
-        vehicle_make: 'Toyota',
-        vehicle_model: 'Prius',
-        vehicle_plate: `RT${i}`,
-        vehicle_color: 'Blue',
-        vehicle_year: 2022,
-        license_number: `RT-${i}`,
-      },
-    });
-    await call('PUT', '/driver/status', { token: driver.token, body: { is_online: true } });
-    await call('PUT', '/driver/location', { token: driver.token, body: { latitude: PICKUP.latitude + 0.002, longitude: PICKUP.longitude } });
+    const driver = await signUp(api, 'driver');
+    await driverOnline(api, driver.accessToken, { plate: `RT${i}`, near: PICKUP });
     drivers.push(driver);
   }
   const [driver, other] = drivers;
-  const p = passenger.token;
+  const p = passenger.accessToken;
   for (let round = 0; round < WARM_ROUNDS + MEASURED_ROUNDS; round += 1) {
     const step = (command, fn) => measured(round, command, fn);
     const ride = await step('book', () => call('POST', '/rides/book', { token: p, body: RIDE }));
-    const bid = await step('bid', () => call('POST', `/driver/rides/${ride.id}/bid`, { token: driver.token, body: { amount: 12, eta_minutes: 3 } }));
-    await call('POST', `/driver/rides/${ride.id}/bid`, { token: other.token, body: { amount: 13, eta_minutes: 4 } });
+    const bid = await step('bid', () => call('POST', `/driver/rides/${ride.id}/bid`, { token: driver.accessToken, body: { amount: 12, eta_minutes: 3 } }));
+    await call('POST', `/driver/rides/${ride.id}/bid`, { token: other.accessToken, body: { amount: 13, eta_minutes: 4 } });
     await step('accept', () => call('POST', `/rides/${ride.id}/bids/${bid.id}/accept`, { token: p }));
     await step('chat send', () => call('POST', `/rides/${ride.id}/messages`, { token: p, body: { text: 'On my way down' } }));
     for (const [command, status] of [
@@ -112,12 +69,12 @@ async function drive(app) {
       ['start', 'started'],
       ['complete', 'completed'],
     ]) {
-      await step(command, () => call('PUT', `/rides/${ride.id}/status`, { token: driver.token, body: { status } }));
+      await step(command, () => call('PUT', `/rides/${ride.id}/status`, { token: driver.accessToken, body: { status } }));
     }
     await step('rate', () => call('POST', `/rides/${ride.id}/rating`, { token: p, body: { stars: 5, comment: 'Smooth' } }));
     await step('tip', () => call('POST', `/rides/${ride.id}/tip`, { token: p, body: { amount: 1 } }));
     const later = await call('POST', '/rides/book', { token: p, body: RIDE });
-    await call('POST', `/driver/rides/${later.id}/bid`, { token: other.token, body: { amount: 13, eta_minutes: 4 } });
+    await call('POST', `/driver/rides/${later.id}/bid`, { token: other.accessToken, body: { amount: 13, eta_minutes: 4 } });
     await step('cancel', () => call('POST', `/rides/${later.id}/cancel`, { token: p, body: { reason: 'Plans changed' } }));
   }
   return counts;

@@ -9,16 +9,14 @@
  * PostgreSQL backends (/proc, 10 ms ticks: meaningful over hundreds of calls).
  * The function is created in the throwaway database only: this compares, it installs nothing.
  */
-const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { performance } = require('node:perf_hooks');
-const { Client } = require('pg');
+const { ROOT, bootBuiltApp } = require('./lib/built-app');
+const { driverOnline, injectApi, signUp } = require('./lib/bench-users');
 const { countRoundTrips } = require('./lib/round-trip-probe');
-const { benchServiceEnv, BENCH_OTP } = require('./lib/service-env');
+const { cpuMs } = require('./lib/stats');
 
-const ROOT = join(__dirname, '..');
 const CALLS = Number(process.env.BENCH_CALLS || 400);
-const ADMIN_URL = process.env.BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const PICKUP = { address: '1 Market St', latitude: 37.7936, longitude: -122.3958 };
 const RIDE = {
   pickup: PICKUP,
@@ -42,64 +40,26 @@ function functionSql(viewColumns, viewJoins) {
 }
 
 /** A backend's CPU so far (ms), NaN when its process is not visible here (PostgreSQL on another host or in a container). */
-function backendCpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return NaN;
-  }
-}
+const backendCpuMs = (pid) => cpuMs(pid) ?? NaN;
 
 async function main() {
-  const name = `rh_step_function_${process.pid}`;
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  let app;
+  const { app, database, close } = await bootBuiltApp('rh_step_function');
   try {
-    const { createApp } = require(join(ROOT, 'dist/src/bootstrap/create-app'));
-    const { AppConfig } = require(join(ROOT, 'dist/src/config/app-config'));
     const { RideStepsRepository } = require(join(ROOT, 'dist/src/modules/rides/transitions/ride-steps.repository'));
     const { RIDE_VIEW_COLUMNS, RIDE_VIEW_JOINS } = require(join(ROOT, 'dist/src/modules/rides/read-models/ride-view'));
-    app = await createApp(AppConfig.fromEnv(benchServiceEnv({ databaseUrl: url.toString(), port: 0, REDIS_URL: '' })), { openApi: false });
-    await app.init();
-    const call = async (method, path, token, body) => {
-      const res = await app.inject({ method, url: `/api/v1${path}`, headers: token ? { authorization: `Bearer ${token}` } : {}, payload: body });
-      if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${res.body}`);
-      return res.json();
-    };
-    const signUp = async (role, n) => {
-      const phone = `+1997${String(process.pid % 10000).padStart(4, '0')}000${n}`;
-      await call('POST', '/auth/send-otp', undefined, { phone });
-      const verified = await call('POST', '/auth/verify-otp', undefined, { phone, otp: BENCH_OTP });
-      const s = await call('POST', '/auth/register', verified.access_token, { role, first_name: 'Step', last_name: 'Bench' });
-      return { id: s.user.id, token: s.access_token };
-    };
-    const passenger = await signUp('passenger', 1);
-    const driver = await signUp('driver', 2);
-    const vehicle = {
-      vehicle_category_id: 1,
-      vehicle_make: 'Toyota',
-      vehicle_model: 'Prius',
-      vehicle_plate: 'SB1',
-      vehicle_color: 'Blue',
-      vehicle_year: 2022,
-      license_number: 'SB-1',
-    };
-    await call('PUT', '/driver/profile', driver.token, vehicle);
-    await call('PUT', '/driver/status', driver.token, { is_online: true });
-    const ride = await call('POST', '/rides/book', passenger.token, RIDE);
-    const bid = await call('POST', `/driver/rides/${ride.id}/bid`, driver.token, { amount: 12, eta_minutes: 3 });
-    await call('POST', `/rides/${ride.id}/bids/${bid.id}/accept`, passenger.token);
+    const api = injectApi(app);
+    const passenger = await signUp(api, 'passenger');
+    const driver = await signUp(api, 'driver');
+    await driverOnline(api, driver.accessToken, { plate: 'SB1' });
+    const ride = await api('POST', '/api/v1/rides/book', { token: passenger.accessToken, body: RIDE });
+    const bid = await api('POST', `/api/v1/driver/rides/${ride.id}/bid`, { token: driver.accessToken, body: { amount: 12, eta_minutes: 3 } });
+    await api('POST', `/api/v1/rides/${ride.id}/bids/${bid.id}/accept`, { token: passenger.accessToken });
 
     const db = app.get(require('typeorm').DataSource);
     const steps = app.get(RideStepsRepository);
     await db.query(functionSql(RIDE_VIEW_COLUMNS, RIDE_VIEW_JOINS));
     // Every backend of this database (the pool's connections), whose CPU is read from /proc.
-    const pids = (await admin.query('SELECT pid FROM pg_stat_activity WHERE datname = $1', [name])).rows.map((r) => r.pid);
+    const pids = (await database.admin.query('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database.name])).rows.map((r) => r.pid);
     const cpuNow = () =>
       pids
         .map(backendCpuMs)
@@ -145,9 +105,7 @@ async function main() {
       );
     }
   } finally {
-    if (app) await app.close();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
-    await admin.end();
+    await close();
   }
 }
 

@@ -4,9 +4,8 @@
  * scenarios themselves, and one measurement (autocannon after a warm-up, with the service's and the
  * database's CPU per request).
  */
-const autocannon = require('autocannon');
-
-const JSON_HEADERS = { 'content-type': 'application/json' };
+const { JSON_HEADERS, httpApi, driverOnline, signUp: signUpAs } = require('./bench-users');
+const { cannon } = require('./stats');
 
 /** { connections, warmup, duration } in seconds; otp: the development code the service accepts. */
 function createHotPaths({ connections, warmup, duration, otp }) {
@@ -14,34 +13,7 @@ function createHotPaths({ connections, warmup, duration, otp }) {
   const WARMUP = warmup;
   const DURATION = duration;
   const OTP = otp;
-  /** JSON API client for the setup steps; throws with the response on a non-2xx. */
-  function api(base) {
-    return async (method, path, { body, token } = {}) => {
-      const headers = { ...(body ? JSON_HEADERS : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) };
-      const res = await fetch(`${base}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
-      const text = await res.text();
-      const json = text ? JSON.parse(text) : undefined;
-      if (!res.ok) {
-        const err = new Error(`${method} ${path} → ${res.status} ${json && json.message ? json.message : text.slice(0, 200)}`);
-        err.status = res.status;
-        throw err;
-      }
-      return json;
-    };
-  }
-
-  let phoneSequence = 0;
-  async function signUp(call, role) {
-    phoneSequence += 1;
-    const phone = `+1999${String(process.pid % 10000).padStart(4, '0')}${String(phoneSequence).padStart(4, '0')}`;
-    await call('POST', '/api/v1/auth/send-otp', { body: { phone } });
-    const verified = await call('POST', '/api/v1/auth/verify-otp', { body: { phone, otp: OTP } });
-    const session = await call('POST', '/api/v1/auth/register', {
-      token: verified.access_token,
-      body: { role, first_name: role === 'driver' ? 'Bench' : 'Pat', last_name: 'Mark' },
-    });
-    return { id: session.user.id, accessToken: session.access_token, refreshToken: session.refresh_token };
-  }
+  const signUp = (call, role) => signUpAs(call, role, OTP);
 
   const PICKUP = { address: '1 Market St', latitude: 37.7936, longitude: -122.3958 };
   const DROPOFF = { address: '500 Castro St', latitude: 37.7609, longitude: -122.435 };
@@ -50,8 +22,9 @@ function createHotPaths({ connections, warmup, duration, otp }) {
   /**
    * What each scenario needs, created through the public API. A step that fails (an endpoint not
    * built yet) leaves its scenarios without what they need; they are skipped with the reason.
+   * refreshUsers: how many users the refresh scenario's pool signs up.
    */
-  async function prepare(call) {
+  async function prepare(call, { refreshUsers = CONNECTIONS * 2 + 4 } = {}) {
     const state = { notes: {} };
     const attempt = async (label, fn) => {
       try {
@@ -64,23 +37,7 @@ function createHotPaths({ connections, warmup, duration, otp }) {
     state.passenger = await attempt('passenger', () => signUp(call, 'passenger'));
     state.driver = await attempt('driver', () => signUp(call, 'driver'));
     if (state.driver) {
-      await attempt('driver setup', async () => {
-        const token = state.driver.accessToken;
-        await call('PUT', '/api/v1/driver/profile', {
-          token,
-          body: {
-            vehicle_category_id: 1,
-            vehicle_make: 'Toyota',
-            vehicle_model: 'Prius',
-            vehicle_plate: 'BENCH1',
-            vehicle_color: 'Blue',
-            vehicle_year: 2022,
-            license_number: 'B-1',
-          },
-        });
-        await call('PUT', '/api/v1/driver/status', { token, body: { is_online: true } });
-        await call('PUT', '/api/v1/driver/location', { token, body: { latitude: PICKUP.latitude + 0.002, longitude: PICKUP.longitude } });
-      });
+      await attempt('driver setup', () => driverOnline(call, state.driver.accessToken, { near: PICKUP }));
     }
     if (state.passenger) {
       state.ride = await attempt('booking', () =>
@@ -90,7 +47,7 @@ function createHotPaths({ connections, warmup, duration, otp }) {
     // Each refresh replaces the user's token, so every connection needs tokens of its own: a pool
     // of users, each token returned to the pool with its successor.
     state.refreshPool = [];
-    for (let i = 0; i < CONNECTIONS * 2 + 4 && !state.notes.refresh; i++) {
+    for (let i = 0; i < refreshUsers && !state.notes.refresh; i++) {
       const user = await attempt('refresh', () => signUp(call, 'passenger'));
       if (user) state.refreshPool.push(user.refreshToken);
     }
@@ -164,12 +121,6 @@ function createHotPaths({ connections, warmup, duration, otp }) {
       if (scenario.body) options.body = scenario.body;
     }
     return options;
-  }
-
-  function cannon(options) {
-    return new Promise((resolve, reject) => {
-      autocannon(options, (err, result) => (err ? reject(err) : resolve(result)));
-    });
   }
 
   /** Clock ticks (1/100 s) a process has used, user + system; undefined off Linux. */
@@ -250,7 +201,7 @@ function createHotPaths({ connections, warmup, duration, otp }) {
     return [format(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(format)].join('\n');
   }
 
-  return { api, signUp, prepare, scenarios, measure, probe, table, cpuSnapshot };
+  return { api: httpApi, signUp, prepare, scenarios, measure, probe, table, cpuSnapshot };
 }
 
 module.exports = { createHotPaths, JSON_HEADERS };

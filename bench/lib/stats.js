@@ -44,4 +44,43 @@ async function mapLimit(items, limit, fn) {
   return results;
 }
 
-module.exports = { percentiles, rssMb, cpuMs, mapLimit };
+/** autocannon as a promise of its result. */
+function cannon(options) {
+  const autocannon = require('autocannon');
+  return new Promise((resolve, reject) => autocannon(options, (err, result) => (err ? reject(err) : resolve(result))));
+}
+
+/** measureLoad's settings from BENCH_DURATION, BENCH_WARMUP (s) and BENCH_CONNECTIONS, else the script's defaults. */
+function loadFromEnv(defaults) {
+  const env = (name, fallback) => Number(process.env[name] || fallback);
+  return {
+    duration: env('BENCH_DURATION', defaults.duration),
+    warmup: env('BENCH_WARMUP', defaults.warmup),
+    connections: env('BENCH_CONNECTIONS', defaults.connections),
+  };
+}
+
+/**
+ * GET load on `url` (autocannon `requests`): `warmup` s, then `duration` s measured, with the CPU of
+ * process `pid` over that window (cpuUs: µs per request; undefined without a pid).
+ */
+async function measureLoad(url, requests, pid, { connections, warmup, duration }) {
+  const options = { url, connections, pipelining: 1, requests };
+  await cannon({ ...options, duration: warmup });
+  const before = pid ? cpuMs(pid) : undefined;
+  const r = await cannon({ ...options, duration });
+  const codes = Object.entries(r.statusCodeStats || {})
+    .map(([code, { count }]) => `${code}×${count}`)
+    .join(' ');
+  return {
+    rps: Math.round(r.requests.average),
+    p99: r.latency.p99,
+    total: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    codes,
+    cpuUs: pid ? ((cpuMs(pid) - before) * 1000) / r.requests.total : undefined,
+  };
+}
+
+module.exports = { percentiles, rssMb, cpuMs, mapLimit, cannon, loadFromEnv, measureLoad };

@@ -2,6 +2,9 @@ import { ConfigError } from './config-error';
 
 export type Env = Record<string, string | undefined>;
 
+/** The fields read before the one being read (settings are read in declaration order). */
+export type Earlier = Readonly<Record<string, unknown>>;
+
 /** What one environment variable is: declared once, on the field it fills (see AppConfig). */
 export interface SettingDeclaration {
   /** The field the value lands in. */
@@ -15,16 +18,16 @@ export interface SettingDeclaration {
   readonly max?: number;
   readonly values?: readonly string[];
   /** The trimmed value (undefined when unset or blank), and the fields read before it. */
-  readonly read: (value: string | undefined, earlier: Readonly<Record<string, unknown>>) => unknown;
+  readonly read: (value: string | undefined, earlier: Earlier) => unknown;
 }
 
 /** Extra rules of one setting: a refinement of the value already parsed by its kind, or an explicit variable name. */
 export interface SettingOptions<T> {
   variable?: string;
   /** A problem (finishing "<VARIABLE> ...") when the value is not acceptable, else undefined; runs before map. */
-  check?: (value: T, earlier: Readonly<Record<string, unknown>>) => string | undefined;
+  check?: (value: T, earlier: Earlier) => string | undefined;
   /** Rewrites the accepted value (e.g. upper-cases a code). */
-  map?: (value: T, earlier: Readonly<Record<string, unknown>>) => T;
+  map?: (value: T, earlier: Earlier) => T;
 }
 
 /** A property decorator that also checks, at compile time, that the field holds what the setting parses to. */
@@ -38,18 +41,13 @@ function declare<T>(
   kind: SettingDeclaration['kind'],
   documentedDefault: string | undefined,
   parse: (value: string, variable: string) => T,
-  fallback: T | ((earlier: Readonly<Record<string, unknown>>) => T),
+  fallback: T | ((earlier: Earlier) => T),
   options: SettingOptions<T> & Pick<SettingDeclaration, 'min' | 'max' | 'values'>,
 ): SettingDecorator<T> {
   return (target, field) => {
     const variable = options.variable ?? screamingSnake(field);
-    const read = (value: string | undefined, earlier: Readonly<Record<string, unknown>>): T => {
-      const parsed =
-        value === undefined
-          ? typeof fallback === 'function'
-            ? (fallback as (e: Readonly<Record<string, unknown>>) => T)(earlier)
-            : fallback
-          : parse(value, variable);
+    const read = (value: string | undefined, earlier: Earlier): T => {
+      const parsed = value === undefined ? (typeof fallback === 'function' ? (fallback as (e: Earlier) => T)(earlier) : fallback) : parse(value, variable);
       const problem = options.check?.(parsed, earlier);
       if (problem !== undefined) throw new ConfigError(variable, problem);
       return options.map ? options.map(parsed, earlier) : parsed;
@@ -90,7 +88,7 @@ export const Setting = {
     declare('number', String(fallback), (value, variable) => toNumber(value, variable, min, max), fallback, { ...options, min, max }),
 
   /** true/1/yes/on or false/0/no/off, any case; the fallback may depend on the fields read before. */
-  bool: (fallback: boolean | ((earlier: Readonly<Record<string, unknown>>) => boolean), options: SettingOptions<boolean> = {}): SettingDecorator<boolean> =>
+  bool: (fallback: boolean | ((earlier: Earlier) => boolean), options: SettingOptions<boolean> = {}): SettingDecorator<boolean> =>
     declare(
       'bool',
       typeof fallback === 'boolean' ? String(fallback) : undefined,

@@ -8,11 +8,14 @@ import type { PendingLocation } from './drivers.repository';
  * Chosen at start-up: Redis when REDIS_URL is set, memory otherwise (live-positions.provider.ts).
  */
 export abstract class LivePositionStore {
-  /** Memory answers at once, Redis in one round trip; callers await either. */
-  abstract save(location: PendingLocation): void | Promise<void>;
+  /**
+   * Always a promise, though memory has its answer at once: every caller awaits inside an async
+   * function anyway, where a value costs the same tick as a settled promise (docs/decisions.md 2026-11-27).
+   */
+  abstract save(location: PendingLocation): Promise<void>;
 
   /** The newest position of the driver, undefined when none is kept (the table may still know one). */
-  abstract latest(driverId: number): PendingLocation | undefined | Promise<PendingLocation | undefined>;
+  abstract latest(driverId: number): Promise<PendingLocation | undefined>;
 
   /** Forgets positions past the max age (keeps the store bounded). */
   abstract prune(): Promise<void>;

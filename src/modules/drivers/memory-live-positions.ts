@@ -23,12 +23,13 @@ export class MemoryLivePositionStore extends LivePositionStore {
     return this.positions.size;
   }
 
-  save(location: PendingLocation): void {
+  save(location: PendingLocation): Promise<void> {
     this.positions.set(location.driverId, location);
+    return Promise.resolve();
   }
 
-  latest(driverId: number): PendingLocation | undefined {
-    return this.positions.peek(driverId);
+  latest(driverId: number): Promise<PendingLocation | undefined> {
+    return Promise.resolve(this.positions.peek(driverId));
   }
 
   /** Positions older than the max age tell no one anything: the table keeps their last position. */
