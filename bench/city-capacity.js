@@ -1,7 +1,8 @@
 'use strict';
 /**
- * City capacity (issue 17): the largest number D of online drivers one instance holds, then two
- * instances over Redis, with p99 ≤ 50 ms on every endpoint, ride_requested p99 ≤ 100 ms and no errors.
+ * City capacity (issue 27): the largest number D of online drivers one instance holds, then two
+ * instances over Redis, with heartbeat and nearby (every endpoint that is not a ride write) p99 ≤ 50 ms,
+ * ride writes and ride_requested p99 ≤ 100 ms, and no errors.
  * Each step seeds D drivers and the passengers through SQL (tokens minted by the bench), starts fresh
  * instance(s) on the database, and lets bench/capacity-worker.js processes play the city through the
  * public API: every driver holds a socket, heartbeats every 5 s and polls nearby every 10 s; passengers
@@ -18,10 +19,14 @@ const { activitySampler, sqlProbe, sqlWindow } = require('./lib/capacity-sql');
 const { openFileLimit, workerCall } = require('./lib/worker-call');
 const { freePort } = require('../sim/lib/service');
 
-const FULL = { steps: [1000, 2000, 5000, 10_000, 20_000], warmupS: 8, measureS: 20, stopAtFailure: true, sockets: 256 };
+// 15,000: the most the machine's open-file limit (20,000) lets one instance hold with its other sockets.
+const FULL = { steps: [5000, 10_000, 15_000], warmupS: 8, measureS: 20, stopAtFailure: true, sockets: 256 };
 const QUICK = { steps: [200], warmupS: 3, measureS: 4, stopAtFailure: false, sockets: 32 };
 const ENDPOINT_P99_MS = 50;
+const RIDE_WRITE_P99_MS = 100;
 const RIDE_REQUESTED_P99_MS = 100;
+/** A ride write: a command on a ride (book, bid, accept, status, cancel), by its label `METHOD /rides/…` or `METHOD /driver/rides/…`. */
+const isRideWrite = (label) => /^(POST|PUT|PATCH|DELETE) \/(driver\/)?rides\b/.test(label);
 const MATCHING_RADIUS_KM = 5;
 const CITY_KM2 = 67 * 67; // lib/city.js: the 67 × 67 km square every position and pickup is drawn from
 const WORKERS = 2;
@@ -239,7 +244,8 @@ function stepWaits(row) {
 
 function judgeStep(row) {
   const reasons = [];
-  for (const [label, e] of Object.entries(row.endpoints || {})) if (e.p99 > ENDPOINT_P99_MS) reasons.push(`${label} p99 ${e.p99} ms`);
+  for (const [label, e] of Object.entries(row.endpoints || {}))
+    if (e.p99 > (isRideWrite(label) ? RIDE_WRITE_P99_MS : ENDPOINT_P99_MS)) reasons.push(`${label} p99 ${e.p99} ms`);
   if (row.ride_requested && row.ride_requested.p99 > RIDE_REQUESTED_P99_MS) reasons.push(`ride_requested p99 ${row.ride_requested.p99} ms`);
   const broken = [];
   if (row.errors) broken.push(`${row.errors} errors`);

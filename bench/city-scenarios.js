@@ -11,6 +11,7 @@ const { mintAccessToken } = require('./lib/jwt');
 const { untilNearbyFromMemory } = require('./lib/service-env');
 const { mapLimit, rssMb } = require('./lib/stats');
 const { JSON_HEADERS, request, must, rideBody } = require('./lib/city-http');
+const { nearbyPageCases } = require('./lib/nearby-page-cases');
 
 /** Seeds rides [from, to) and measures nearby from a random point of the area per request. */
 async function nearbyCity(ctx, from, to) {
@@ -45,6 +46,28 @@ async function nearbyCity(ctx, from, to) {
   row.startup_load_s = Math.round(loadS * 10) / 10;
   row.rss_bytes_per_open_request = Math.round(((rss - ctx.rssIdleMb) * 1024 * 1024) / to);
   return row;
+}
+
+/**
+ * Nearby over the rides nearbyCity seeded, against bare Fastify sending the same page's bytes (issue 27):
+ * random points, the same point, gzip and 304 (bench/lib/nearby-page-cases.js). One row, its cases inside.
+ */
+async function nearbyPages(ctx, rides, load) {
+  const cases = await nearbyPageCases({
+    base: ctx.base,
+    pid: ctx.servicePid(),
+    token: ctx.driverTokens[0],
+    load,
+    log: (line) => process.stdout.write(`    ${line}\n`),
+  });
+  const bad = cases.reduce((n, c) => n + c.service.errors + (c.name.endsWith('304') ? c.service.total - (c.service.not_modified ?? 0) : c.service.non2xx), 0);
+  return {
+    name: `GET /driver/rides/nearby against the same page's bytes, ${rides.toLocaleString('en-US')} rides`,
+    city_rides: rides,
+    page: cases[0].sizes,
+    cases: cases.map((c) => ({ name: c.name, ratio: c.ratio, service: c.service, bare: c.bare })),
+    ...(bad > 0 ? { failure: `${bad} requests failed or were not answered as expected` } : {}),
+  };
 }
 
 /**
@@ -175,4 +198,4 @@ async function acceptRaces(ctx, { rides, bidders = 10 }) {
   return row;
 }
 
-module.exports = { nearbyCity, nearbyBehindCancelled, heartbeats, acceptRaces, seedDrivers, mintAccessToken, rssMb };
+module.exports = { nearbyCity, nearbyPages, nearbyBehindCancelled, heartbeats, acceptRaces, seedDrivers, mintAccessToken, rssMb };

@@ -34,7 +34,7 @@ const { createProcesses, gitCommit } = require('./lib/processes');
 const { benchServiceEnv, BENCH_JWT_SECRET, BENCH_OTP } = require('./lib/service-env');
 const { freePort } = require('../sim/lib/service');
 const { cityCapacity } = require('./city-capacity');
-const { acceptRaces, heartbeats, mintAccessToken, nearbyBehindCancelled, nearbyCity, rssMb, seedDrivers } = require('./city-scenarios');
+const { acceptRaces, heartbeats, mintAccessToken, nearbyBehindCancelled, nearbyCity, nearbyPages, rssMb, seedDrivers } = require('./city-scenarios');
 const { fanOut } = require('./city-fanout');
 const { judge, mark, writeMarkdown, REFERENCE } = require('./report');
 const { ensureBuilt } = require('../scripts/build-if-stale');
@@ -227,6 +227,11 @@ async function main() {
       process.stdout.write(`  seeding rides up to ${total}…\n`);
       const row = await city(`nearby, ${total} rides`, () => nearbyCity(ctx, seeded, total));
       if (row) row.city_rides = total;
+      // Against bare Fastify sending the same page (issue 27), at the first size (100k; 10k with --quick).
+      if (row && total === SCALE.rides[0]) {
+        const load = { connections: CONNECTIONS, warmup: WARMUP, duration: DURATION };
+        await city(`nearby pages, ${total} rides`, () => nearbyPages(ctx, total, load));
+      }
       seeded = total;
     }
     if (runsCity('nearby')) {

@@ -77,6 +77,7 @@ async function measureLoad(url, requests, pid, { connections, warmup, duration }
     p99: r.latency.p99,
     total: r.requests.total,
     non2xx: r.non2xx,
+    not_modified: (r.statusCodeStats && r.statusCodeStats['304'] && r.statusCodeStats['304'].count) || 0,
     errors: r.errors,
     codes,
     cpuUs: pid ? ((cpuMs(pid) - before) * 1000) / r.requests.total : undefined,
