@@ -27,7 +27,8 @@ const LOAD = loadFromEnv({ duration: 3, warmup: 1, connections: 20 });
 async function main() {
   const city = await openRequestsCity('nearby_etag', { root: ROOT, rides: RIDES });
   process.stdout.write(`seeded ${RIDES} rides in ${city.seededSeconds.toFixed(1)} s; load ${loadavg()}\n`);
-  const service = startBuilt(ROOT, city.env);
+  // BENCH_SERVICE_ARGS: node flags for the service, as in npm run bench (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
+  const service = startBuilt(ROOT, city.env, { nodeArgs: (process.env.BENCH_SERVICE_ARGS || '').split(' ').filter(Boolean) });
   try {
     await service.ready();
     const loaded = await untilNearbyFromMemory(city.base, 900);

@@ -54,7 +54,9 @@ async function nearbyPageCases({ base, pid, token, load, log = () => undefined }
       ['same point, 304', { path: '/baseline' }, [{ method: 'GET', path: CENTRE_PATH, headers: { ...auth, 'if-none-match': etag } }]],
     ];
     const results = [];
-    for (const [name, bareRequest, requests] of cases) {
+    // NEARBY_CASES (comma-separated case names) narrows the cases, e.g. to profile one.
+    const only = process.env.NEARBY_CASES ? process.env.NEARBY_CASES.split(',') : undefined;
+    for (const [name, bareRequest, requests] of cases.filter(([name]) => !only || only.includes(name))) {
       const bareSide = await measureLoad(bareUrl, [{ method: 'GET', ...bareRequest }], bare.pid, load);
       const service = await measureLoad(base, requests, pid, load);
       const result = { name, service, bare: bareSide, ratio: service.rps / bareSide.rps, sizes };
