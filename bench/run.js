@@ -141,6 +141,14 @@ async function main() {
   const report = {
     at: new Date().toISOString(),
     commit: gitCommit(ROOT),
+    // The command as run, with the knobs that narrowed or changed it (bench/merge-runs.js names runs by it).
+    command: [
+      ...Object.keys(process.env)
+        .filter((k) => /^(BENCH_(?!ADMIN_URL|SKIP_BUILD)|METRICS_TOKEN$|DRIVER_LOCATION_MAX_AGE_SECONDS$)/.test(k))
+        .sort()
+        .map((k) => `${k}=${process.env[k]}`),
+      `npm run bench${QUICK ? ' -- --quick' : ''}`,
+    ].join(' '),
     quick: QUICK,
     node: process.version,
     cpus: cpus().length,
