@@ -219,7 +219,8 @@ describe('ratings', () => {
       expect(event.ride_id).toBe(rideId);
       expect(event.data).toMatchObject({
         rating: { ride_id: rideId, rated_by: 'passenger', stars: 5, comment: 'Great' },
-        ride: { id: rideId, driver_rating: 5 },
+        // The ride as it is after the rating: the driver's new average too.
+        ride: { id: rideId, driver_rating: 5, driver: { id: driver.id, rating: 5 } },
       });
       await expectNothingMore([passengerSocket]);
     } finally {

@@ -106,6 +106,24 @@ describe('tips', () => {
     await ledgerIsConsistent();
   });
 
+  it('two rides tipped at once from a wallet that covers one tip: one 201, one 409, never below zero, wallets equal their ledgers', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const passenger = await createUser(t, { walletBalanceMinor: 700 });
+      const rides: string[] = [];
+      for (let i = 0; i < 2; i += 1) {
+        const { driver, rideId } = await acceptedRide(t, { passenger });
+        for (const status of ['driver_arrived', 'started', 'completed']) expect((await setStatus(t, driver, rideId, status)).statusCode).toBe(200);
+        rides.push(rideId);
+      }
+      // Each ride's lock is its own: the two statements meet at the passenger's wallet, which each judges as locked.
+      const results = await Promise.all(rides.map((rideId) => tip(passenger, rideId, { amount: 5 })));
+      expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+      expect(results.find((r) => r.statusCode === 409)!.json().message).toBe('Wallet balance does not cover the tip');
+      expect(await balance(passenger.id)).toBe(200);
+    }
+    await ledgerIsConsistent();
+  });
+
   it('a short balance is 409 and writes nothing; the passenger may tip once topped up', async () => {
     const { passenger, driver, rideId } = await completedRide({ walletMinor: 300 });
     const res = await tip(passenger, rideId, { amount: 3.01 });

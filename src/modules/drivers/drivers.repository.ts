@@ -135,9 +135,9 @@ export class DriversRepository {
     return { rows: rows as DriverRow[], total: (count as Array<{ total: number }>)[0]!.total };
   }
 
-  /** A passenger's stars: sum, count and the average from them in one statement (their CHECK holds it), in the rating's transaction. */
-  async addRating(userId: number, stars: number, manager: EntityManager): Promise<void> {
-    await manager.query(`UPDATE drivers SET ${addRatingSql('$2')} WHERE user_id = $1`, [userId, stars]);
+  /** A passenger's stars: sum, count and the average from them (their CHECK holds it), as a part of the `rate` command's statement. */
+  addRatingSql(userId: string, stars: string): string {
+    return `UPDATE drivers SET ${addRatingSql(stars)} WHERE user_id = ${userId} RETURNING rating`;
   }
 
   /**

@@ -192,9 +192,9 @@ export class DriversService implements BiddingDriversPort, SurgeSupplyPort, Driv
     return this.matching.countAvailableNear(point, radiusKm, vehicleCategoryId);
   }
 
-  /** A passenger rated the driver (DriverRatingsPort), inside the `rate` command's transaction. */
-  addDriverRating(userId: number, stars: number, tx: EntityManager): Promise<void> {
-    return this.drivers.addRating(userId, stars, tx);
+  /** A passenger rated the driver (DriverRatingsPort): the drivers row's part of the `rate` command's statement. */
+  addDriverRatingSql(userId: string, stars: string): string {
+    return this.drivers.addRatingSql(userId, stars);
   }
 
   /** The record of a user registering as a driver, inside the registration's transaction. */

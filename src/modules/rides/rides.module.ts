@@ -30,6 +30,7 @@ import { RideExpiryJob } from './jobs/ride-expiry.job';
 import { RideRatingEntity } from './ratings/entities/ride-rating.entity';
 import { RideRatingsController } from './ratings/ride-ratings.controller';
 import { RideRatingsRepository } from './ratings/ride-ratings.repository';
+import { RideTipsRepository } from './tips/ride-tips.repository';
 import { PassengerRidesController } from './passenger-rides.controller';
 import { DriverRideCache } from './read-models/driver-ride.cache';
 import { NearbyPages } from './read-models/open-requests/nearby-pages';
@@ -96,6 +97,7 @@ import { RideWritesRepository } from './transitions/ride-writes.repository';
     RideChatService,
     RideDispatchJob,
     RideRatingsRepository,
+    RideTipsRepository,
     // operators
     AdminRidesRepository,
     AdminRidesService,

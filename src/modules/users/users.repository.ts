@@ -190,9 +190,9 @@ export class UsersRepository {
     return rows[0];
   }
 
-  /** A driver's stars: sum, count and the average from them in one statement (their CHECK holds it), in the rating's transaction. */
-  async addRating(userId: number, stars: number, manager: EntityManager): Promise<void> {
-    await manager.query(`UPDATE users SET ${addRatingSql('$2')} WHERE id = $1`, [userId, stars]);
+  /** A driver's stars: sum, count and the average from them (their CHECK holds it), as a part of the `rate` command's statement. */
+  addRatingSql(userId: string, stars: string): string {
+    return `UPDATE users SET ${addRatingSql(stars)} WHERE id = ${userId} RETURNING rating`;
   }
 
   /** Push tokens (from register or login) of the users that have one and may still be reached. */

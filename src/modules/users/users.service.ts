@@ -116,9 +116,9 @@ export class UsersService implements PassengerRatingsPort, RidePinSettingsPort {
     return this.pictures.discard(url);
   }
 
-  /** A driver rated the passenger (PassengerRatingsPort), inside the `rate` command's transaction. */
-  addPassengerRating(userId: number, stars: number, tx: EntityManager): Promise<void> {
-    return this.users.addRating(userId, stars, tx);
+  /** A driver rated the passenger (PassengerRatingsPort): the users row's part of the `rate` command's statement. */
+  addPassengerRatingSql(userId: string, stars: string): string {
+    return this.users.addRatingSql(userId, stars);
   }
 
   /** The passenger's start-PIN setting (RidePinSettingsPort), in the `accept` command's transaction. */

@@ -5,7 +5,9 @@ import { AppConfig } from '../../config/app-config';
 import { AuditedBy, AuditService } from '../audit/audit.service';
 import type { LedgerEntryKind } from './entities/ledger-entry.entity';
 import { WalletError } from './wallets.errors';
+import { TipTransferPart, TipTransferRow, tipTransferRefusal, tipTransferSql } from './tip-transfer.repository';
 import { LedgerReport, NewLedgerEntry, WalletRow, WalletsRepository } from './wallets.repository';
+export type { TipTransferPart, TipTransferRow };
 
 export interface RidePaymentInput {
   rideId: string;
@@ -89,25 +91,17 @@ export class WalletsService {
   }
 
   /**
-   * A tip inside the caller's transaction: wallet to wallet, no commission, whatever the ride's
-   * payment method. The ledger's unique (ride_id, kind) refuses a second tip of the same ride.
+   * A tip wallet to wallet, no commission, whatever the ride's payment method: CTEs for the tip
+   * command's one statement (tip-transfer.repository.ts), the ledger's unique (ride_id, kind)
+   * refusing a second tip of the same ride.
    */
-  async payTip(manager: EntityManager, input: { rideId: string; passengerId: number; driverId: number; amountMinor: number }): Promise<void> {
-    const { rideId, passengerId, driverId, amountMinor } = input;
-    if (!Number.isSafeInteger(amountMinor) || amountMinor <= 0) throw new WalletError('INVALID_AMOUNT');
-    const locked = await this.wallets.lockByUserIds([passengerId, driverId], manager);
-    const passenger = locked.find((w) => w.userId === passengerId);
-    const driver = locked.find((w) => w.userId === driverId);
-    if (!passenger || !driver) throw new WalletError('WALLET_NOT_FOUND');
-    if (passenger.balanceMinor < amountMinor) throw new WalletError('INSUFFICIENT_FUNDS', 'Wallet balance does not cover the tip');
-    await this.wallets.recordTransfer(
-      randomUUID(),
-      [
-        { walletId: passenger.id, amountMinor: -amountMinor, kind: 'ride_tip', rideId },
-        { walletId: driver.id, amountMinor, kind: 'tip_earning', rideId },
-      ],
-      manager,
-    );
+  tipTransferSql(part: TipTransferPart, param: (value: unknown) => string): string {
+    return tipTransferSql(part, param);
+  }
+
+  /** The refusal of a tip transfer that was due (its `when` held) and not written (WALLET_NOT_FOUND, INSUFFICIENT_FUNDS). */
+  tipTransferRefusal(row: TipTransferRow): WalletError | undefined {
+    return tipTransferRefusal(row);
   }
 
   /**

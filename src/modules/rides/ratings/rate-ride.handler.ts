@@ -1,20 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
 import { DriverRatingsPort, PassengerRatingsPort } from '../rating-averages.port';
+import { rideToJson, RideView, RideViewRow } from '../read-models/ride-view';
 import { RideError } from '../rides.errors';
-import type { ChangeContext, CommandOutcome, RideCommandHandler } from '../transitions/ride-command';
-import type { RatedBy, RideRatingView } from './ride-rating.view';
-import { RideRatingsRepository } from './ride-ratings.repository';
+import type { CommandOf, CommandOutcome, RideActHandler } from '../transitions/ride-command';
+import type { LockedRide } from '../transitions/ride-writes.repository';
+import type { RideRatingView } from './ride-rating.view';
+import { RatingActed, RideRatingsRepository } from './ride-ratings.repository';
 
 /**
  * `rate`: the table lets the ride's passenger and its driver rate a completed ride; this adds "once
- * per side" and the window. The ride row is locked for the whole transaction, so two ratings by one
- * side run one after the other and the second finds the first (the primary key of ride_ratings
- * would refuse it anyway). The rating row, the stars on the ride and the rated user's average are
- * written together.
+ * per side" and the window. One statement (act: the ride locked, the rules judged, the rating row,
+ * the stars on the ride, the rated user's average through its owner's part, and the ride's view),
+ * refused from what it found. The ride row's lock orders two ratings by one side: the second finds
+ * the first (and the primary key of ride_ratings would refuse it anyway).
  */
 @Injectable()
-export class RateRideHandler implements RideCommandHandler<'rate'> {
+export class RateRideHandler implements RideActHandler<'rate'> {
   constructor(
     private readonly ratings: RideRatingsRepository,
     private readonly passengerRatings: PassengerRatingsPort,
@@ -22,25 +24,38 @@ export class RateRideHandler implements RideCommandHandler<'rate'> {
     private readonly config: AppConfig,
   ) {}
 
-  async run(ctx: ChangeContext<'rate'>): Promise<CommandOutcome<'rate'>> {
-    const { ride, tx, command } = ctx;
-    const side: RatedBy = ctx.party === 'driver' ? 'driver' : 'passenger';
-    const state = await this.ratings.stateOf(ride.id, side, this.config.ratingWindowDays, tx);
-    if (state.rated) throw new RideError('RIDE_ALREADY_RATED');
-    if (!state.open) throw new RideError('RATING_WINDOW_CLOSED');
-    const raterId = side === 'passenger' ? ride.passenger_id! : ride.driver_id!;
-    const ratedUserId = side === 'passenger' ? ride.driver_id : ride.passenger_id;
-    const createdAt = await this.ratings.insert({ rideId: ride.id, ratedBy: side, raterId, ratedUserId, stars: command.stars, comment: command.comment }, tx);
-    if (!createdAt) throw new RideError('RIDE_ALREADY_RATED');
-    await this.ratings.recordOnRide(ride.id, side, command.stars, tx);
-    if (ratedUserId !== null) {
-      // The passenger rates the driver (drivers.rating), the driver rates the passenger (users.rating).
-      if (side === 'passenger') await this.driverRatings.addDriverRating(ratedUserId, command.stars, tx);
-      else await this.passengerRatings.addPassengerRating(ratedUserId, command.stars, tx);
-    }
-    const view = await ctx.view();
-    const rating: RideRatingView = { ride_id: ride.id, rated_by: side, stars: command.stars, comment: command.comment, created_at: createdAt.toISOString() };
-    const payload = { ride_id: ride.id, passenger_id: ride.passenger_id, driver_id: ride.driver_id, rated_user_id: ratedUserId, rating, ride: view };
+  act(command: CommandOf<'rate'>, _actor: { id: number }, allowed: string, param: (value: unknown) => string): string {
+    const averages = {
+      driver: (userId: string, stars: string) => this.driverRatings.addDriverRatingSql(userId, stars),
+      passenger: (userId: string, stars: string) => this.passengerRatings.addPassengerRatingSql(userId, stars),
+    };
+    const rating = { stars: command.stars, comment: command.comment, windowDays: this.config.ratingWindowDays };
+    return this.ratings.rateWhere(rating, averages, allowed, param);
+  }
+
+  settle({ command, ride }: { command: CommandOf<'rate'>; ride: LockedRide }, acted: Record<string, unknown> | undefined): CommandOutcome<'rate'> {
+    const found = acted as (RatingActed & Partial<RideViewRow>) | undefined;
+    if (!found) throw new Error('the rating statement answered no row');
+    if (found.already_rated) throw new RideError('RIDE_ALREADY_RATED');
+    if (!found.open) throw new RideError('RATING_WINDOW_CLOSED');
+    // The primary key refused it: a concurrent rating by the same side won.
+    if (!found.rated_by || !found.created_at_rating) throw new RideError('RIDE_ALREADY_RATED');
+    const side = found.rated_by;
+    const view = withAverage(rideToJson(found as RideViewRow), side === 'passenger' ? 'driver' : 'passenger', found.new_average);
+    const rating: RideRatingView = {
+      ride_id: ride.id,
+      rated_by: side,
+      stars: command.stars,
+      comment: command.comment,
+      created_at: found.created_at_rating.toISOString(),
+    };
+    const payload = { ride_id: ride.id, passenger_id: ride.passenger_id, driver_id: ride.driver_id, rated_user_id: found.rated_user_id, rating, ride: view };
     return { result: rating, event: { name: 'ride.rated', payload } };
   }
+}
+
+/** The ride with the rated user's new average: its view was read in the statement that wrote it, which sees the rows as they were before. */
+function withAverage(view: RideView, rated: 'driver' | 'passenger', average: number | null): RideView {
+  const user = view[rated];
+  return user && average !== null ? { ...view, [rated]: { ...user, rating: average } } : view;
 }

@@ -16,7 +16,7 @@ import type { CreateCommandType, SweepCommandType } from './ride-transitions';
 /** A handler for every command of the table: a command added without one fails to compile. */
 export type HandlerOf<K extends UserCommandType> = K extends CreateCommandType
   ? RideCreateHandler<K>
-  : RideCommandHandler<K, unknown> | RideStepHandler<K> | (RideActHandler<K> & RideCommandHandler<K, unknown>);
+  : RideCommandHandler<K, unknown> | RideStepHandler<K> | RideActHandler<K> | (RideActHandler<K> & RideCommandHandler<K, unknown>);
 type UserHandlers = { [K in UserCommandType]: HandlerOf<K> };
 type SweepHandlers = { [K in SweepCommandType]: RideSweepHandler<K> };
 

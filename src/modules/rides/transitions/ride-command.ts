@@ -161,14 +161,17 @@ export interface RideStepHandler<K extends RideCommandType> {
 }
 
 /**
- * A command that changes no ride (a bid), as one statement: the engine locks the ride as its row
- * says (`l`, with the actor's `party`), `act` adds CTEs (the last named `act`, returning one row)
- * that write only where `allowed` (the row's status and time rules in SQL) holds and what else the
- * command checks holds; `settle` then refuses as the command's own checks would, or answers.
- * Hooks, when given, take the `run` form's path instead: a handler offering this form offers `run` too.
+ * A command that changes no ride (a bid, a tip, a rating), as one statement: the engine locks the
+ * ride as its row says (`l`, with the actor's `party`), `act` adds CTEs (the last named `act`,
+ * returning one row) that write only where `allowed` (the row's status and time rules in SQL) holds
+ * and what else the command checks holds; `settle` then refuses as the command's own checks would,
+ * or answers. Hooks need the `run` form: a handler some caller gives hooks (a bid) offers it too.
  */
 export interface RideActHandler<K extends RideCommandType> {
   validate?(command: CommandOf<K>): void;
+  /** As RideCommandHandler's: outside the lock, before the statement (a card tip's charge); undo when the command then does not go through. */
+  prepare?(rideId: string, command: CommandOf<K>, actor: RideActor): Promise<CommandOf<K>>;
+  undo?(rideId: string, prepared: CommandOf<K>): Promise<void>;
   act(command: CommandOf<K>, actor: { id: number }, allowed: string, param: (value: unknown) => string): string;
   settle(ctx: { command: CommandOf<K>; actor: RideActor; ride: LockedRide }, acted: Record<string, unknown> | undefined): CommandOutcome<K>;
 }

@@ -8,7 +8,7 @@ import { RideTransitionsService } from './ride-transitions.service';
 import type { LockedRide, RideWritesRepository } from './ride-writes.repository';
 
 /**
- * A `run` handler's prepare and undo, and a step that leaves some rides to its handler's `run` (a card ride's accept holds the fare outside the ride's lock):
+ * A `run` or `act` handler's prepare and undo, and a step that leaves some rides to its handler's `run` (a card ride's accept holds the fare outside the ride's lock):
  * prepare before the transaction, undo only when the command then does not go through.
  */
 const RIDE = '6f1c1a52-7d0e-4a47-9d7e-1a1f3c1b2e01';
@@ -99,5 +99,62 @@ describe('RideTransitionsService.apply: a step with onlyWhere', () => {
     const t = setup(async () => ({}));
     await expect(t.cancelBy()).resolves.toEqual({ id: RIDE });
     expect(t.log).toEqual(["step where l.payment_method = 'cash' in autocommit", 'begin', 'run cancel', 'commit', 'publish ride.cancelled']);
+  });
+});
+
+/** An act handler (a card ride's tip): prepared outside the lock, then its one statement. */
+function actSetup(settled: 'paid' | 'refused', prepared: 'charged' | 'unchanged' = 'charged') {
+  const log: string[] = [];
+  const completed = { ...LOCKED, status: 'completed' } as LockedRide;
+  const writes = { runAlone: async (work: (m: unknown) => Promise<unknown>) => work('autocommit') };
+  const steps = {
+    actOnLocked: jest.fn(async (_id: string, _actor: unknown, _lock: string, _allowed: string, ctes: (a: string, p: () => string) => string) => {
+      log.push(`act ${ctes('', () => '$3')}`);
+      return { locked: completed, acted: { paid: settled === 'paid' } };
+    }),
+  };
+  const tip = {
+    prepare: jest.fn(async (_id: string, command: object) => (log.push('prepare'), prepared === 'charged' ? { ...command, charged: true } : command)),
+    undo: jest.fn(async () => void log.push('undo')),
+    act: jest.fn((command: { charged?: true }) => (command.charged ? 'charged' : 'from the wallet')),
+    settle: jest.fn((_ctx: unknown, acted: { paid: boolean }) =>
+      acted.paid ? { result: { ride_id: RIDE }, event: { name: 'ride.tipped', payload: {} } } : { refusal: new RideError('TIP_ALREADY_PAID') },
+    ),
+  };
+  const events = { publish: jest.fn((name: string) => log.push(`publish ${name}`)) };
+  const engine = new RideTransitionsService(
+    writes as unknown as RideWritesRepository,
+    steps as unknown as RideStepsRepository,
+    {} as RidesRepository,
+    {} as BidsRepository,
+    { of: () => tip } as unknown as RideCommandHandlers,
+    events as unknown as EventBus,
+  );
+  return { apply: () => engine.apply(RIDE, { type: 'tip', amountMinor: 200 }, { id: 1 }), engine, tip, log };
+}
+
+describe('RideTransitionsService.apply: an act with prepare and undo', () => {
+  it('prepares before the statement, acts and settles with the prepared command; nothing undone when it went through', async () => {
+    const t = actSetup('paid');
+    await expect(t.apply()).resolves.toEqual({ ride_id: RIDE });
+    expect(t.log).toEqual(['prepare', 'act charged', 'publish ride.tipped']);
+    expect(t.tip.settle).toHaveBeenCalledWith(expect.objectContaining({ command: { type: 'tip', amountMinor: 200, charged: true } }), { paid: true });
+  });
+
+  it('undoes the prepared step when the statement refused it; nothing to undo when prepare changed nothing', async () => {
+    const refused = actSetup('refused');
+    await expect(refused.apply()).rejects.toMatchObject({ code: 'TIP_ALREADY_PAID' });
+    expect(refused.log).toEqual(['prepare', 'act charged', 'undo']);
+    const cash = actSetup('refused', 'unchanged');
+    await expect(cash.apply()).rejects.toMatchObject({ code: 'TIP_ALREADY_PAID' });
+    expect(cash.log).toEqual(['prepare', 'act from the wallet']);
+  });
+
+  it('takes no hooks without a `run` form: refused before anything runs', async () => {
+    const t = actSetup('paid');
+    await expect(t.engine.apply(RIDE, { type: 'tip', amountMinor: 200 }, { id: 1 }, { after: async () => undefined })).rejects.toThrow(
+      /no form that takes hooks/,
+    );
+    expect(t.log).toEqual([]);
   });
 });

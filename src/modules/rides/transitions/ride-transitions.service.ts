@@ -24,8 +24,9 @@ import {
   UserCommand,
   UserCommandType,
 } from './ride-command';
+import { applyAct } from './ride-act';
 import { RideCommandHandlers } from './ride-command-handlers';
-import { mayAct, RideCommandType, RideParty, RidePartyRule, refusalOf, ruleOf, sqlPartyAllowing, sqlRuleAllowing, SweepCommandType } from './ride-transitions';
+import { mayAct, RideCommandType, RideParty, RidePartyRule, refusalOf, ruleOf, sqlRuleAllowing, SweepCommandType } from './ride-transitions';
 import { RideStepsRepository, StepOutcome } from './ride-steps.repository';
 import { LockedRide, RideColumns, RideWritesRepository } from './ride-writes.repository';
 import { partyOf, refuse, RIDE_RESULTS, stateOf } from './ride-judgement';
@@ -67,8 +68,7 @@ export class RideTransitionsService {
     if (!isUuid(rideId)) throw new RideError('RIDE_NOT_FOUND');
     const type: K = command.type;
     const asked = command as CommandOf<K>;
-    const any: RideCommandHandler<K, unknown> | RideCreateHandler<K> | RideStepHandler<K> | (RideActHandler<K> & RideCommandHandler<K, unknown>) =
-      this.handlers.of(type);
+    const any: RideCommandHandler<K, unknown> | RideCreateHandler<K> | RideStepHandler<K> | RideActHandler<K> = this.handlers.of(type);
     if ('validate' in any) any.validate?.(asked);
     if ('event' in any && !('run' in any && (hooks.before || hooks.after))) {
       const stepped = await this.applyStep(rideId, type, any, asked, actor, hooks);
@@ -76,8 +76,10 @@ export class RideTransitionsService {
       if (stepped !== undefined) return stepped as ResultOf<K>;
     }
     // A step handler gets here only with a `run` form too.
-    const handler = any as RideCommandHandler<K, unknown> | RideCreateHandler<K> | (RideActHandler<K> & RideCommandHandler<K, unknown>);
-    if ('act' in handler && !hooks.before && !hooks.after) return this.applyAct(rideId, type, handler, asked, actor);
+    const handler = any as RideCommandHandler<K, unknown> | RideCreateHandler<K> | RideActHandler<K>;
+    const io = { writes: this.writes, steps: this.steps, events: this.events };
+    if ('act' in handler && !hooks.before && !hooks.after) return applyAct(io, rideId, type, handler, asked, actor);
+    if (!('run' in handler) && !('create' in handler)) throw new Error(`${type} has no form that takes hooks`);
     if ('create' in handler && !handler.transactional && !hooks.before && !hooks.after) {
       // Nothing else needs the transaction: each insert attempt commits by itself.
       const outcome = await this.writes.runAlone((m) => this.applyIn(m, rideId, type, handler, asked, actor));
@@ -217,35 +219,6 @@ export class RideTransitionsService {
         : judged(await this.writes.runAlone(step));
     if (event) this.events.publish(event.name, event.payload);
     return result;
-  }
-
-  /** A command that changes no ride, as one statement (RideActHandler); refused as applyIn refuses. */
-  private async applyAct<K extends UserCommandType>(
-    rideId: string,
-    type: K,
-    handler: RideActHandler<K>,
-    command: CommandOf<K>,
-    actor: RideActor,
-  ): Promise<ResultOf<K>> {
-    if (actor === 'system') throw new RideError('RIDE_NOT_FOUND');
-    const rule = ruleOf(type);
-    const { locked: ride, acted } = await this.writes.runAlone((m) =>
-      this.steps.actOnLocked<Record<string, unknown>>(
-        rideId,
-        actor,
-        rule.lock ?? 'update',
-        sqlPartyAllowing(type, 'l'),
-        (allowed, param) => handler.act(command, actor, allowed, param),
-        m,
-      ),
-    );
-    const party = ride ? partyOf(ride, actor) : undefined;
-    if (!ride || !mayAct(type, party)) throw new RideError('RIDE_NOT_FOUND');
-    refuse(type, command, ride, party);
-    const outcome = handler.settle({ command, actor, ride }, acted);
-    if ('refusal' in outcome) throw outcome.refusal;
-    if (outcome.event) this.events.publish(outcome.event.name, outcome.event.payload as never);
-    return outcome.result;
   }
 
   private async applyIn<K extends UserCommandType>(

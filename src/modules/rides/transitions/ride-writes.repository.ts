@@ -228,18 +228,6 @@ export class RideWritesRepository {
     await manager.query(`UPDATE rides SET offered_fare_minor = $2, updated_at = now() WHERE id = $1`, [rideId, offeredFareMinor]);
   }
 
-  /** Of a locked ride: whether it was tipped already, and whether its completion is within `windowHours`. */
-  async tipState(rideId: string, windowHours: number, manager: EntityManager = this.dataSource.manager): Promise<{ tipped: boolean; in_window: boolean }> {
-    const rows = rowsOf<{ tipped: boolean; in_window: boolean }>(
-      await manager.query(
-        `SELECT tip_minor IS NOT NULL AS tipped, coalesce(completed_at > now() - make_interval(hours => $2), false) AS in_window
-           FROM rides WHERE id = $1`,
-        [rideId, windowHours],
-      ),
-    );
-    return rows[0]!;
-  }
-
   /** A held card ride whose hold Stripe cancelled: failed. False when the ride was not held (released, captured meanwhile). */
   async markHoldFailed(rideId: string, manager: EntityManager): Promise<boolean> {
     const rows = rowsOf<{ id: string }>(
@@ -255,14 +243,6 @@ export class RideWritesRepository {
         WHERE id = $1`,
       [rideId, refundedMinor, paymentStatus],
     );
-  }
-
-  /** Writes the tip on a locked ride; returns when it was paid. */
-  async recordTip(rideId: string, amountMinor: number, manager: EntityManager): Promise<Date> {
-    const rows = rowsOf<{ tipped_at: Date }>(
-      await manager.query(`UPDATE rides SET tip_minor = $2, tipped_at = now(), updated_at = now() WHERE id = $1 RETURNING tipped_at`, [rideId, amountMinor]),
-    );
-    return rows[0]!.tipped_at;
   }
 
   async deleteUnsharedRidesOf(passengerId: number, manager: EntityManager): Promise<void> {
