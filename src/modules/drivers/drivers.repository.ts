@@ -59,6 +59,15 @@ export interface MatchableDriverRow {
 const COLUMNS = `user_id, status, is_online, vehicle_category_id, vehicle_make, vehicle_model, vehicle_plate, vehicle_color,
   vehicle_year, license_number, rating, ratings_count, last_latitude, last_longitude, last_heading, last_speed, last_accuracy, last_location_at`;
 
+/**
+ * Whether the user `userIdExpr` (an SQL expression of the caller's statement, never input) is an
+ * approved driver, as SQL: the approval rule for a statement of another module that must judge it
+ * in the same round trip (BiddingDriversPort: accepting a bid).
+ */
+export function approvedDriverSql(userIdExpr: string): string {
+  return `EXISTS (SELECT 1 FROM drivers WHERE drivers.user_id = ${userIdExpr} AND drivers.status = 'approved')`;
+}
+
 @Injectable()
 export class DriversRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}

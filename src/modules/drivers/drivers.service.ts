@@ -14,7 +14,7 @@ import type { BiddingDriversPort } from '../rides/bidding-drivers.port';
 import type { DriverRatingsPort } from '../rides/rating-averages.port';
 import { DriverProfileView, driverProfileToJson } from './driver-profile.view';
 import { DriverLocationsService } from './driver-locations.service';
-import { DriverApprovalStatus, DriverProfileChanges, DriverRow, DriversRepository } from './drivers.repository';
+import { approvedDriverSql, DriverApprovalStatus, DriverProfileChanges, DriverRow, DriversRepository } from './drivers.repository';
 import { DriverError } from './drivers.errors';
 import { DriverMatchingService } from './matching/driver-matching.service';
 import { DriverDocumentsRepository } from './documents/driver-documents.repository';
@@ -205,5 +205,10 @@ export class DriversService implements BiddingDriversPort, SurgeSupplyPort, Driv
   /** The driver record read inside the caller's transaction (no lock); undefined when there is none. */
   findDriver(userId: number, manager: EntityManager): Promise<DriverRow | undefined> {
     return this.drivers.findByUserId(userId, manager);
+  }
+
+  /** BiddingDriversPort: whether the user `userIdExpr` names is an approved driver, as SQL for the caller's statement. */
+  approvedDriverSql(userIdExpr: string): string {
+    return approvedDriverSql(userIdExpr);
   }
 }

@@ -20,4 +20,9 @@ export abstract class BiddingDriversPort {
   abstract getApprovedDriver(userId: number): Promise<BiddingDriver>;
   /** The driver record read inside the caller's transaction (no lock). */
   abstract findDriver(userId: number, manager: EntityManager): Promise<BiddingDriver | undefined>;
+  /**
+   * getApprovedDriver's rule as an SQL condition on the user `userIdExpr` names (an expression of
+   * the caller's statement): accepting a bid judges it in its one statement.
+   */
+  abstract approvedDriverSql(userIdExpr: string): string;
 }

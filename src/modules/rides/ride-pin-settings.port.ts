@@ -11,4 +11,6 @@ export type RidePinSetting = (typeof RIDE_PIN_SETTINGS)[number];
 
 export abstract class RidePinSettingsPort {
   abstract ridePinSettingOf(userId: number, tx: EntityManager): Promise<RidePinSetting>;
+  /** The same setting as SQL over the user `userIdExpr` names (an expression of the caller's statement). */
+  abstract ridePinSettingSql(userIdExpr: string): string;
 }

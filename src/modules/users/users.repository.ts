@@ -30,6 +30,14 @@ export interface ProfileChanges {
   ridePin?: RidePinSetting;
 }
 
+/**
+ * The ride_pin setting of the user `userIdExpr` names (an SQL expression of the caller's statement,
+ * never input), as SQL: 'off' for no such user, as findRidePin answers (RidePinSettingsPort).
+ */
+export function ridePinSettingSql(userIdExpr: string): string {
+  return `coalesce((SELECT users.ride_pin FROM users WHERE users.id = ${userIdExpr}), 'off')`;
+}
+
 @Injectable()
 export class UsersRepository {
   constructor(@InjectRepository(UserEntity) private readonly repo: Repository<UserEntity>) {}

@@ -24,7 +24,7 @@ import { untilCutoff } from './session-cutoff';
 import type { SessionRevocationReason } from './users.events';
 import { ProfilePictureService } from './storage/profile-picture.service';
 import { UserError } from './users.errors';
-import { ProfileChanges, UserAuthState, UsersRepository } from './users.repository';
+import { ProfileChanges, ridePinSettingSql, UserAuthState, UsersRepository } from './users.repository';
 
 export type { UserAuthState };
 
@@ -124,6 +124,11 @@ export class UsersService implements PassengerRatingsPort, RidePinSettingsPort {
   /** The passenger's start-PIN setting (RidePinSettingsPort), in the `accept` command's transaction. */
   ridePinSettingOf(userId: number, tx: EntityManager): Promise<RidePinSetting> {
     return this.users.findRidePin(userId, tx);
+  }
+
+  /** RidePinSettingsPort: the setting as SQL, for the `accept` command's one statement. */
+  ridePinSettingSql(userIdExpr: string): string {
+    return ridePinSettingSql(userIdExpr);
   }
 
   /** GET /auth/me: the public user with wallet and, for drivers, the driver record. */

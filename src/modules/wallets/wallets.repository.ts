@@ -43,6 +43,14 @@ export interface LedgerReport {
 
 const WALLET_COLUMNS = `id, user_id AS "userId", kind, currency, balance_minor AS "balanceMinor", updated_at AS "updatedAt"`;
 
+/**
+ * Whether the wallet of the user `userIdExpr` names covers `amountExpr` (SQL expressions of the
+ * caller's statement, never input), as SQL: WalletsService.covers in another module's statement.
+ */
+export function walletCoversSql(userIdExpr: string, amountExpr: string): string {
+  return `EXISTS (SELECT 1 FROM wallets WHERE wallets.user_id = ${userIdExpr} AND wallets.balance_minor >= ${amountExpr})`;
+}
+
 @Injectable()
 export class WalletsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}

@@ -6,7 +6,7 @@ import { AuditedBy, AuditService } from '../audit/audit.service';
 import type { LedgerEntryKind } from './entities/ledger-entry.entity';
 import { WalletError } from './wallets.errors';
 import { TipTransferPart, TipTransferRow, tipTransferRefusal, tipTransferSql } from './tip-transfer.repository';
-import { LedgerReport, NewLedgerEntry, WalletRow, WalletsRepository } from './wallets.repository';
+import { LedgerReport, NewLedgerEntry, walletCoversSql, WalletRow, WalletsRepository } from './wallets.repository';
 export type { TipTransferPart, TipTransferRow };
 
 export interface RidePaymentInput {
@@ -61,6 +61,11 @@ export class WalletsService {
   async covers(userId: number, amountMinor: number, manager?: EntityManager): Promise<boolean> {
     const wallet = await this.wallets.findByUserId(userId, manager);
     return wallet !== undefined && wallet.balanceMinor >= amountMinor;
+  }
+
+  /** covers' rule as SQL (expressions of the caller's statement): accepting a bid judges it in its one statement. */
+  coversSql(userIdExpr: string, amountExpr: string): string {
+    return walletCoversSql(userIdExpr, amountExpr);
   }
 
   /**

@@ -6,11 +6,13 @@ import { WalletError } from '../../wallets/wallets.errors';
 import { AppConfig } from '../../../config/app-config';
 import { BiddingDriversPort } from '../bidding-drivers.port';
 import { RidePinSettingsPort } from '../ride-pin-settings.port';
+import { RIDE_PIN_SETTINGS } from '../ride-pin-settings.port';
 import { needsPin, newStartPin } from '../transitions/start-pin';
 import { RidesRepository } from '../read-models/rides.repository';
 import { isUuid } from '../rides.service';
-import type { ChangeContext, CommandOf, CommandOutcome, RideActor, RideCommandHandler } from '../transitions/ride-command';
-import { BidRow, BidsRepository } from './bids.repository';
+import type { ChangeContext, CommandOf, CommandOutcome, PendingEvent, RideActor, RideCommandHandler, RideStepHandler, StepDone } from '../transitions/ride-command';
+import type { StepColumns } from '../transitions/ride-steps.repository';
+import { acceptanceSource, BidRow, BidsRepository, settleAcceptanceOfChanged } from './bids.repository';
 import { BidError } from './bids.errors';
 
 /**
@@ -24,10 +26,17 @@ import { BidError } from './bids.errors';
  * transaction (the passenger's customer row) lets one hold of the ride be live at a time, so of
  * concurrent accepts one holds and the rest get 409; an accept that then loses under the lock
  * cancels its hold (undo). See docs/decisions.md, "The card hold sits outside the ride's lock".
+ *
+ * At steady state (the bid pending, its driver approved and free, the ride paid for) the accept is
+ * one statement (the step form: `source` reads and locks the bids, `also` settles them); on any other
+ * ride, or one somebody else holds (`nowait`), the statement writes nothing and `run` judges the
+ * command step by step and refuses with the precise error.
  */
 @Injectable()
-export class AcceptBidHandler implements RideCommandHandler<'accept', BidRow> {
+export class AcceptBidHandler implements RideCommandHandler<'accept', BidRow>, RideStepHandler<'accept'> {
   private readonly logger = new Logger('AcceptBid');
+  readonly onlyWhere = 'coalesce((SELECT ready FROM src), false)';
+  readonly nowait = true;
 
   constructor(
     private readonly bids: BidsRepository,
@@ -50,11 +59,10 @@ export class AcceptBidHandler implements RideCommandHandler<'accept', BidRow> {
    */
   async prepare(rideId: string, command: CommandOf<'accept'>, actor: RideActor): Promise<CommandOf<'accept'>> {
     if (actor === 'system') return command;
-    const ride = await this.rides.findView(rideId);
-    if (!ride || ride.payment_method !== 'card' || ride.passenger_id !== actor.id || ride.status !== 'requested') return command;
-    const bid = await this.bids.findOnRide(command.bidId, rideId);
-    if (!bid || bid.status !== 'pending') return command;
-    const hold = await this.payments.holdFare({ rideId, passengerId: actor.id, fareMinor: bid.amount_minor });
+    const seen = await this.bids.findAcceptance(rideId, command.bidId);
+    if (!seen || seen.payment_method !== 'card' || seen.passenger_id !== actor.id || seen.status !== 'requested') return command;
+    if (seen.bid_status !== 'pending' || seen.amount_minor === null) return command;
+    const hold = await this.payments.holdFare({ rideId, passengerId: actor.id, fareMinor: seen.amount_minor });
     return { ...command, hold: { amountMinor: hold.amountMinor } };
   }
 
@@ -64,6 +72,39 @@ export class AcceptBidHandler implements RideCommandHandler<'accept', BidRow> {
       // Stripe unreachable now: an uncaptured hold lapses by itself after 7 days (payment_intent.canceled).
       this.logger.error({ msg: 'Could not release the hold of a failed accept', ride_id: rideId, err });
     });
+  }
+
+  /** The step's source: the bid, the bids it settles locked, and whether all the run form checks hold (acceptanceSource). */
+  source(command: CommandOf<'accept'>, param: (value: unknown) => string): string {
+    const now = new Date();
+    // needsPin is the one rule: asked of every setting now, the statement picks the passenger's.
+    const pinSettings = RIDE_PIN_SETTINGS.filter((setting) => needsPin(setting, this.config.ridePinTimezone, now));
+    const accept = { bidId: command.bidId, holdMinor: command.hold?.amountMinor ?? null, pinSettings, pin: newStartPin() };
+    const rules = {
+      approvedDriver: (driverId: string) => this.drivers.approvedDriverSql(driverId),
+      walletCovers: (userId: string, amount: string) => this.wallets.coversSql(userId, amount),
+      pinSetting: (userId: string) => this.pinSettings.ridePinSettingSql(userId),
+    };
+    return acceptanceSource(accept, rules)(param);
+  }
+
+  /** As run's change: the ride assigned to the bidder at the bid's amount, its PIN if the setting asks, a card's hold held. */
+  columns(command: CommandOf<'accept'>): StepColumns {
+    const paid = command.hold ? { payment_status: 'held' as const } : {};
+    return { driver_id: { src: 'driver_id' }, accepted_bid_id: { src: 'id' }, fare_minor: { src: 'amount_minor' }, start_pin: { src: 'start_pin' }, ...paid };
+  }
+
+  also(): string {
+    return settleAcceptanceOfChanged();
+  }
+
+  event({ ride, view, also }: StepDone<'accept'>): PendingEvent<'ride.accepted'> {
+    // In bid id order, as run names them (the order the bids were locked in).
+    const settled = (also as Array<{ id: string; driver_id: number; status: BidRow['status'] }>).slice().sort((a, b) => (a.id < b.id ? -1 : 1));
+    const driverId = settled.find((b) => b.status === 'accepted')!.driver_id;
+    const rejected = settled.filter((b) => b.status === 'rejected').map((b) => b.driver_id);
+    const payload = { ride_id: ride.id, passenger_id: ride.passenger_id!, driver_id: driverId, rejected_driver_ids: rejected, ride: view };
+    return { name: 'ride.accepted', payload };
   }
 
   /** A bid of another ride is not found, whatever this ride's status. */

@@ -46,6 +46,61 @@ export function upsertPendingWhere(bid: { driverId: number; amountMinor: number;
   };
 }
 
+/** What the one-statement accept judges beside the ride, each as SQL its owner states (ports, services). */
+export interface AcceptanceRules {
+  /** The bid's driver is approved (drivers). */
+  approvedDriver(driverIdExpr: string): string;
+  /** The passenger's wallet covers the amount (wallets). */
+  walletCovers(userIdExpr: string, amountExpr: string): string;
+  /** The passenger's ride_pin setting (users). */
+  pinSetting(userIdExpr: string): string;
+}
+
+/**
+ * The source row (`src`) of a one-statement accept of `bidId` on the locked ride `l`: the bid rows the
+ * acceptance settles are locked in id order as lockPendingForAcceptance locks them, after the ride
+ * (each depends on `l`); `src` is the bid if it is among them (pending on this ride), with `ready`:
+ * its driver approved and on no live ride, and the ride paid for (cash; a card hold of `holdMinor`
+ * covering the bid; a wallet covering it), and `start_pin`: `pin` when the passenger's setting is
+ * one of `pinSettings` (those that need a PIN now), and `settles`: the locked bids' ids.
+ */
+export function acceptanceSource(
+  accept: { bidId: string; holdMinor: number | null; pinSettings: readonly string[]; pin: string },
+  rules: AcceptanceRules,
+) {
+  return (param: (value: unknown) => string): string => {
+    const bidId = param(accept.bidId);
+    return `WITH locked AS (
+        SELECT b.id, b.ride_id, b.driver_id, b.amount_minor FROM bids b
+         WHERE (b.ride_id = (SELECT id FROM l)
+                OR b.driver_id = (SELECT w.driver_id FROM bids w WHERE w.id = ${bidId}::uuid AND w.ride_id = (SELECT id FROM l)))
+           AND b.status = 'pending'
+         ORDER BY b.id FOR UPDATE
+      )
+      SELECT a.id, a.driver_id, a.amount_minor, ARRAY(SELECT id FROM locked) AS settles,
+             CASE WHEN ${rules.pinSetting('l.passenger_id')}::text = ANY(${param(accept.pinSettings)}::text[]) THEN ${param(accept.pin)}::text END AS start_pin,
+             ${rules.approvedDriver('a.driver_id')}
+               AND NOT EXISTS (SELECT 1 FROM rides busy WHERE busy.driver_id = a.driver_id AND busy.status IN ${ASSIGNED})
+               AND CASE l.payment_method WHEN 'cash' THEN true
+                     WHEN 'card' THEN coalesce(${param(accept.holdMinor)}::bigint >= a.amount_minor, false)
+                     WHEN 'wallet' THEN ${rules.walletCovers('l.passenger_id', 'a.amount_minor')}
+                     ELSE false END AS ready
+        FROM locked a JOIN l ON a.ride_id = l.id WHERE a.id = ${bidId}::uuid`;
+  };
+}
+
+/**
+ * settleAcceptance as the `also` of a one-statement accept: once the ride changed, the bids `src`
+ * locked are settled (the accepted bid accepted, the ride's others rejected, the driver's bids on
+ * other rides withdrawn); returns each with its driver and new status.
+ */
+export function settleAcceptanceOfChanged(): string {
+  return `UPDATE bids b SET updated_at = now(),
+            status = CASE WHEN b.id = c.accepted_bid_id THEN 'accepted' WHEN b.ride_id = c.id THEN 'rejected' ELSE 'withdrawn' END
+       FROM changed c WHERE b.id IN (SELECT unnest(settles) FROM src)
+     RETURNING b.id, b.driver_id, b.status`;
+}
+
 @Injectable()
 export class BidsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -92,6 +147,21 @@ export class BidsRepository {
          WHERE bids.status = 'pending'
        RETURNING ${COLUMNS}`,
       [randomUUID(), rideId, driverId, amountMinor, etaMinutes],
+    );
+    return rows[0];
+  }
+
+  /** For an accept's prepare (unlocked, a hint): the ride's passenger, payment method and status, and the bid if it is this ride's. */
+  async findAcceptance(
+    rideId: string,
+    bidId: string,
+  ): Promise<{ passenger_id: number | null; payment_method: string; status: string; bid_status: string | null; amount_minor: number | null } | undefined> {
+    const rows = rowsOf<{ passenger_id: number | null; payment_method: string; status: string; bid_status: string | null; amount_minor: number | null }>(
+      await this.m().query(
+        `SELECT r.passenger_id, r.payment_method, r.status, b.status AS bid_status, b.amount_minor
+           FROM rides r LEFT JOIN bids b ON b.id = $2 AND b.ride_id = r.id WHERE r.id = $1`,
+        [rideId, bidId],
+      ),
     );
     return rows[0];
   }

@@ -129,27 +129,42 @@ export interface StepDone<K extends RideCommandType> {
   readonly ride: LockedRide;
   readonly view: RideView;
   readonly withdrawnBidders: number[];
-  /** Whether the handler's `also` statement part wrote its row. */
-  readonly also: boolean;
+  /** The rows the handler's `also` statement part returned (accept: the bids it settled). */
+  readonly also: ReadonlyArray<Record<string, unknown>>;
 }
 
 /**
  * A command that is the table's change (and what `also` adds to its statement): the engine applies it
  * as one statement (RideStepsRepository.step: lock, judge, write, ride_events row, view), committed by
  * itself unless hooks or `inTransaction` need a transaction around it. A command whose handler must
- * read or write before the change uses `run`.
+ * read or write before the change uses `run`; one that offers both takes the step where `onlyWhere`
+ * holds (its steady state) and `run` elsewhere, which judges and refuses precisely. A handler's
+ * `prepare` runs before either, and its `undo` when neither goes through.
  */
 export interface RideStepHandler<K extends RideCommandType> {
-  /** Columns the change writes beside the status and its stamp. */
+  /** Columns the change writes beside the status: values, or columns of the source row (`{ src: column }`). */
   columns?(command: CommandOf<K>): StepColumns;
   /** The ride_events row's reason. */
   reason?(command: CommandOf<K>): string | null;
   /**
-   * SQL over the locked ride `l` (its columns, `l.party`) under which the step applies; on any
-   * other ride the statement writes nothing and the command takes the handler's `run` form instead
-   * (a card or wallet ride's cancel: money to settle before the change). Needs `run`.
+   * A row the change reads beside the ride (accept: the bid and what it takes), the body of a CTE
+   * `src` over the locked ride `l`: at most one row; columns, onlyWhere and also may read it.
    */
-  readonly onlyWhere?: string;
+  source?(command: CommandOf<K>, param: (value: unknown) => string): string;
+  /**
+   * SQL over the locked ride `l` (its columns, `l.party`; `src`) under which the step applies; on any
+   * other ride the statement writes nothing and the command takes the handler's `run` form instead
+   * (a card or wallet ride's cancel: money to settle before the change). Needs `run`. A function
+   * when it needs the command's values (`param` adds a parameter).
+   */
+  readonly onlyWhere?: string | ((command: CommandOf<K>, param: (value: unknown) => string) => string);
+  /**
+   * The statement takes the ride only if nobody holds its lock; a ride somebody holds goes to `run`,
+   * which waits for it. For a step that reads rows beside the ride (accept: the ride's bids): a
+   * statement's snapshot is taken before it locks, so waiting would hide what the holder committed
+   * (a bid placed meanwhile). Needs `run`.
+   */
+  readonly nowait?: true;
   /** A further write of the same statement, a CTE reading `changed` (the ride as changed); `param` adds a parameter. */
   also?(param: (value: unknown) => string): string;
   /**

@@ -5,10 +5,34 @@ import { queryPrepared } from '../../../common/database/prepared-query';
 import { RIDE_VIEW_COLUMNS, RIDE_VIEW_JOINS, RideViewRow } from '../read-models/ride-view';
 import { LIVE_STATUSES, RideStatus, sqlStatusList } from '../ride-status';
 import { RideCommandType, ruleOf, sqlPartyAllowing } from './ride-transitions';
-import { LockedRide, lockedColumns, lockedOf, NewRide, RideColumns } from './ride-writes.repository';
+import { COLUMN_SQL, LockedRide, lockedColumns, lockedOf, NewRide, RideColumns } from './ride-writes.repository';
 
-/** Columns a step writes beside the status: RideColumns' values, or the acting party's role (cancelled_by). */
-export type StepColumns = Omit<RideColumns, 'cancelled_by'> & { cancelled_by?: RideColumns['cancelled_by'] | 'party' };
+/** A column of the step's source row (the CTE `src`, RideStepHandler.source) as a column's value: accept's bid. */
+export interface SourceColumn {
+  src: string;
+}
+
+/**
+ * Columns a step writes beside the status: RideColumns' values, a column of the step's source row,
+ * or the acting party's role (cancelled_by).
+ */
+export type StepColumns = { [C in Exclude<keyof RideColumns, 'cancelled_by'>]?: RideColumns[C] | SourceColumn } & {
+  cancelled_by?: RideColumns['cancelled_by'] | 'party';
+};
+
+/** What a step statement holds beside the table's change: the handler's part (RideStepHandler). */
+export interface StepChange {
+  set: StepColumns;
+  reason: string | null;
+  /** The body of the CTE `src` over `l`: at most one row, which `set`, `where` and `also` may read. */
+  source?: (param: (value: unknown) => string) => string;
+  /** SQL over `l` (and `src`) under which the step applies (true without one). */
+  where?: (param: (value: unknown) => string) => string;
+  /** A further CTE reading `changed`; its rows come back as `also`. */
+  also?: (param: (value: unknown) => string) => string;
+  /** The ride is taken only if nobody holds it (FOR UPDATE NOWAIT): else the statement fails with 55P03, having written nothing. */
+  nowait?: boolean;
+}
 
 /** What one step statement found and did. */
 export interface StepOutcome {
@@ -18,8 +42,8 @@ export interface StepOutcome {
   view?: RideViewRow;
   /** The drivers whose pending bids the change withdrew. */
   withdrawnBidders: number[];
-  /** Whether the handler's `also` CTE wrote its row. */
-  also: boolean;
+  /** The rows the handler's `also` CTE returned (none without one). */
+  also: Array<Record<string, unknown>>;
   /** Whether the step's `where` held for the locked ride (true without one). */
   onlyWhere: boolean;
 }
@@ -33,10 +57,10 @@ export interface StepActor {
 }
 
 /** The ride $1 locked, with the party user $2 is to it (partyOf's rule: an operator, else its passenger, then its driver). */
-function lockedRow(lock: 'share' | 'update', actor: StepActor): string {
+function lockedRow(lock: 'share' | 'update', actor: StepActor, nowait = false): string {
   return `SELECT r.*, CASE WHEN ${actor.operator ? 'true' : 'false'} THEN 'operator' WHEN r.passenger_id = $2 THEN 'passenger'
       WHEN r.driver_id = $2 THEN 'driver' ELSE 'other' END AS party
-    FROM rides r WHERE r.id = $1 FOR ${lock === 'share' ? 'SHARE' : 'UPDATE'}`;
+    FROM rides r WHERE r.id = $1 FOR ${lock === 'share' ? 'SHARE' : 'UPDATE'}${nowait ? ' NOWAIT' : ''}`;
 }
 
 /** What inserting a ride found: the passenger's live ride that refused it, or the ride as the API shows it. */
@@ -84,19 +108,20 @@ function rideRecord(r: NewRide, status: RideStatus): Record<string, unknown> {
 
 const RIDE_RECORD_COLUMNS = Object.keys(rideRecord({ pickup: {}, dropoff: {}, estimate: {} } as NewRide, 'requested'));
 
-/** Assignments of StepColumns over the parameter list `params` (only these columns ever reach the statement). */
-function assignments(set: StepColumns, params: unknown[]): string[] {
-  const sql: string[] = [];
-  const param = (value: unknown): string => `$${params.push(value)}`;
-  for (const [column, value] of Object.entries(set)) {
-    if (value === undefined) continue;
-    if (column === 'cancelled_by') sql.push(`cancelled_by = ${value === 'party' ? 'l.party' : param(value)}`);
-    else if (column === 'expires_in_minutes') sql.push(`expires_at = now() + make_interval(mins => ${param(value)}::int)`);
-    else if (column === 'driver_id' || column === 'accepted_bid_id' || column === 'fare_minor' || column === 'cancel_reason')
-      sql.push(`${column} = ${param(value)}`);
-    else throw new Error(`unknown ride column ${column}`);
-  }
-  return sql;
+const SOURCE_COLUMN = /^[a-z_][a-z0-9_]*$/;
+
+/** Assignments of StepColumns, values as parameters (`param`); only RideColumns' columns ever reach the statement. */
+function assignments(set: StepColumns, param: (value: unknown) => string): string[] {
+  return Object.entries(set).flatMap(([column, value]: [string, unknown]) => {
+    if (value === undefined) return [];
+    if (!Object.hasOwn(COLUMN_SQL, column)) throw new Error(`unknown ride column ${column}`);
+    const assign = COLUMN_SQL[column as keyof RideColumns];
+    if (column === 'cancelled_by' && value === 'party') return [assign('l.party')];
+    if (typeof value !== 'object' || value === null || !('src' in value)) return [assign(param(value))];
+    const { src } = value as SourceColumn;
+    if (!SOURCE_COLUMN.test(src)) throw new Error(`bad source column ${src}`);
+    return [assign(`(SELECT ${src} FROM src)`)];
+  });
 }
 
 /**
@@ -168,44 +193,40 @@ export class RideStepsRepository {
     return { locked: lockedOf(row, LOCKED_PREFIX), acted: row.acted ? (row as T) : undefined };
   }
 
-  async step(
-    type: RideCommandType,
-    rideId: string,
-    actor: StepActor,
-    change: { set: StepColumns; reason: string | null; also?: (param: (value: unknown) => string) => string; where?: string },
-    manager?: EntityManager,
-  ): Promise<StepOutcome> {
-    const { set, reason } = change;
-    const where = change.where ? `(${change.where})` : 'true';
+  async step(type: RideCommandType, rideId: string, actor: StepActor, change: StepChange, manager?: EntityManager): Promise<StepOutcome> {
     const rule = ruleOf(type);
     if (!rule.to) throw new Error(`${type} changes no status`);
-    const params: unknown[] = [rideId, actor.id, rule.to, reason];
-    const sets = ['status = $3', 'updated_at = now()', ...(rule.stamp ? [`${rule.stamp} = now()`] : []), ...assignments(set, params)];
+    const params: unknown[] = [rideId, actor.id, rule.to, change.reason];
+    const param = (value: unknown): string => `$${params.push(value)}`;
+    const source = change.source ? `, src AS (${change.source(param)})` : '';
+    const where = change.where ? `(${change.where(param)})` : 'true';
+    const sets = ['status = $3', 'updated_at = now()', ...(rule.stamp ? [`${rule.stamp} = now()`] : []), ...assignments(change.set, param)];
     const withdrawn = rule.withdrawsBids
       ? `, withdrawn AS (UPDATE bids SET status = 'withdrawn', updated_at = now()
            WHERE ride_id IN (SELECT id FROM changed) AND status = 'pending' RETURNING driver_id)`
       : '';
-    const also = change.also ? `, also AS (${change.also((value) => `$${params.push(value)}`)})` : '';
+    const also = change.also ? `, also AS (${change.also(param)})` : '';
     const rows: Array<Record<string, unknown>> = await queryPrepared<Record<string, unknown>>(
       manager ?? this.dataSource.manager,
-      `WITH l AS (${lockedRow('update', actor)}), changed AS (
+      `WITH l AS (${lockedRow('update', actor, change.nowait)})${source}, changed AS (
          UPDATE rides SET ${sets.join(', ')} FROM l WHERE rides.id = l.id AND ${sqlPartyAllowing(type, 'l')} AND ${where} RETURNING rides.*
        )${withdrawn}, recorded AS (
          INSERT INTO ride_events (ride_id, from_status, to_status, actor_user_id, actor_role, reason)
          SELECT c.id, l.status, c.status, $2::int, l.party, $4 FROM changed c JOIN l ON l.id = c.id
        )${also}
        SELECT ${lockedColumns('l', LOCKED_PREFIX)}, ${rule.withdrawsBids ? 'ARRAY(SELECT driver_id FROM withdrawn)' : "'{}'::int[]"} AS withdrawn_bidders,
-              r.id IS NOT NULL AS changed, ${where} AS only_where, ${also ? 'EXISTS (SELECT 1 FROM also)' : 'false'} AS also_done, ${RIDE_VIEW_COLUMNS}
+              r.id IS NOT NULL AS changed, ${where} AS only_where,
+              ${also ? "coalesce((SELECT json_agg(a) FROM also a), '[]')" : "'[]'::json"} AS also_rows, ${RIDE_VIEW_COLUMNS}
          FROM l LEFT JOIN changed r ON r.id = l.id ${RIDE_VIEW_JOINS}`,
       params,
     );
     const row = rows[0];
-    if (!row) return { withdrawnBidders: [], also: false, onlyWhere: false };
+    if (!row) return { withdrawnBidders: [], also: [], onlyWhere: false };
     return {
       locked: lockedOf(row, LOCKED_PREFIX),
       view: row.changed ? (row as unknown as RideViewRow) : undefined,
       withdrawnBidders: row.withdrawn_bidders as number[],
-      also: row.also_done as boolean,
+      also: row.also_rows as Array<Record<string, unknown>>,
       onlyWhere: row.only_where as boolean,
     };
   }

@@ -38,14 +38,14 @@ function setup(run: () => Promise<unknown>, prepared: 'held' | 'unchanged' = 'he
     run: jest.fn(async () => (log.push('run cancel'), { result: { id: RIDE }, event: { name: 'ride.cancelled', payload: {} } })),
   };
   const steps = {
-    step: jest.fn(async (_type: string, _id: string, _actor: unknown, change: { where?: string }, m: unknown) => {
-      log.push(`step where ${change.where} in ${String(m)}`);
+    step: jest.fn(async (_type: string, _id: string, _actor: unknown, change: { where?: (param: unknown) => string }, m: unknown) => {
+      log.push(`step where ${change.where?.(() => '$5')} in ${String(m)}`);
       const cash = prepared === 'unchanged';
       return {
         locked: { ...LOCKED, status: 'accepted' },
         view: cash ? { id: RIDE, status: 'cancelled' } : undefined,
         withdrawnBidders: [],
-        also: false,
+        also: [],
         onlyWhere: cash,
       };
     }),

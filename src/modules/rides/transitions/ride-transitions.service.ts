@@ -14,7 +14,6 @@ import {
   RideCreateHandler,
   RideActHandler,
   RideStepHandler,
-  StepDone,
   CreateContext,
   PendingEvent,
   ResultOf,
@@ -27,7 +26,8 @@ import {
 import { applyAct } from './ride-act';
 import { RideCommandHandlers } from './ride-command-handlers';
 import { mayAct, RideCommandType, RideParty, RidePartyRule, refusalOf, ruleOf, sqlRuleAllowing, SweepCommandType } from './ride-transitions';
-import { RideStepsRepository, StepOutcome } from './ride-steps.repository';
+import { RideStepsRepository } from './ride-steps.repository';
+import { RideStepForm } from './ride-step-form';
 import { LockedRide, RideColumns, RideWritesRepository } from './ride-writes.repository';
 import { partyOf, refuse, RIDE_RESULTS, stateOf } from './ride-judgement';
 export { partyOf };
@@ -43,6 +43,9 @@ export { partyOf };
  */
 @Injectable()
 export class RideTransitionsService {
+  /** The step form (one statement), in its own file. */
+  private readonly stepForm: RideStepForm;
+
   constructor(
     private readonly writes: RideWritesRepository,
     private readonly steps: RideStepsRepository,
@@ -50,7 +53,9 @@ export class RideTransitionsService {
     private readonly bids: BidsRepository,
     private readonly handlers: RideCommandHandlers,
     private readonly events: EventBus,
-  ) {}
+  ) {
+    this.stepForm = new RideStepForm(writes, steps, events);
+  }
 
   /**
    * Applies one command in its own transaction (run again on a deadlock or serialization failure,
@@ -70,54 +75,61 @@ export class RideTransitionsService {
     const asked = command as CommandOf<K>;
     const any: RideCommandHandler<K, unknown> | RideCreateHandler<K> | RideStepHandler<K> | RideActHandler<K> = this.handlers.of(type);
     if ('validate' in any) any.validate?.(asked);
-    if ('event' in any && !('run' in any && (hooks.before || hooks.after))) {
-      const stepped = await this.applyStep(rideId, type, any, asked, actor, hooks);
-      // Undefined: the ride is one the step leaves to the handler's `run` (its onlyWhere did not hold).
-      if (stepped !== undefined) return stepped as ResultOf<K>;
-    }
-    // A step handler gets here only with a `run` form too.
+    const hooked = hooks.before !== undefined || hooks.after !== undefined;
+    // A step handler with a `run` form too (onlyWhere) takes `run` under hooks.
+    const step = 'event' in any && !('run' in any && hooked) ? any : undefined;
     const handler = any as RideCommandHandler<K, unknown> | RideCreateHandler<K> | RideActHandler<K>;
     const io = { writes: this.writes, steps: this.steps, events: this.events };
-    if ('act' in handler && !hooks.before && !hooks.after) return applyAct(io, rideId, type, handler, asked, actor);
-    if (!('run' in handler) && !('create' in handler)) throw new Error(`${type} has no form that takes hooks`);
-    if ('create' in handler && !handler.transactional && !hooks.before && !hooks.after) {
+    if (!step && 'act' in handler && !hooked) return applyAct(io, rideId, type, handler, asked, actor);
+    if (!step && !('run' in handler) && !('create' in handler)) throw new Error(`${type} has no form that takes hooks`);
+    if (!step && 'create' in handler && !handler.transactional && !hooked) {
       // Nothing else needs the transaction: each insert attempt commits by itself.
       const outcome = await this.writes.runAlone((m) => this.applyIn(m, rideId, type, handler, asked, actor));
       if ('refusal' in outcome) throw outcome.refusal;
       if (outcome.event) this.events.publish(outcome.event.name, outcome.event.payload as never);
       return outcome.result;
     }
-    // Before the transaction, outside it: a provider call that must not keep the ride's lock waiting (accept: a card hold).
+    // Before the ride is locked, outside any transaction: a provider call that must not keep the ride's lock waiting (accept: a card hold).
     const own = 'prepare' in handler && handler.prepare ? await handler.prepare(rideId, asked, actor) : asked;
+    try {
+      // Undefined: the ride is one the step leaves to the handler's `run` (its onlyWhere did not hold).
+      const stepped = step && (await this.stepForm.apply(rideId, type, step, own, actor, hooks));
+      if (stepped) return stepped as ResultOf<K>;
+      // A step without `run` applies or refuses: only a `run` or `create` handler gets here.
+      return await this.applyRun(rideId, type, handler as RideCommandHandler<K, unknown> | RideCreateHandler<K>, own, actor, hooks);
+    } catch (err) {
+      // A handler's work outside the lock (a card hold) is undone when the command does not go through.
+      if ('undo' in handler && handler.undo && own !== asked) await handler.undo(rideId, own);
+      throw err;
+    }
+  }
+
+  /** The `run` form (and a `create` that needs a transaction): the handler's part in a transaction, hooks around it. */
+  private async applyRun<K extends UserCommandType>(
+    rideId: string,
+    type: K,
+    handler: RideCommandHandler<K, unknown> | RideCreateHandler<K>,
+    command: CommandOf<K>,
+    actor: RideActor,
+    hooks: TransitionHooks,
+  ): Promise<ResultOf<K>> {
     let event: PendingEvent | undefined;
     let refusal: Error | undefined;
-    // A handler's work outside the lock (a card hold) is undone when the command does not go through.
-    const undo = async (): Promise<void> => {
-      if ('undo' in handler && handler.undo && own !== command) await handler.undo(rideId, own);
-    };
-    const result = await this.writes
-      .runInTransaction(async (tx) => {
-        event = undefined;
-        refusal = undefined;
-        const replay = await hooks.before?.(tx);
-        if (replay) return replay as ResultOf<K>;
-        const outcome = await this.applyIn(tx, rideId, type, handler, own, actor);
-        if ('refusal' in outcome) {
-          refusal = outcome.refusal;
-          return undefined;
-        }
-        event = outcome.event as PendingEvent | undefined;
-        await hooks.after?.(tx, outcome.result as RideView);
-        return outcome.result;
-      })
-      .catch(async (err: unknown) => {
-        await undo();
-        throw err;
-      });
-    if (result === undefined) {
-      await undo();
-      throw refusal ?? new Error(`${type} answered nothing`);
-    }
+    const result = await this.writes.runInTransaction(async (tx) => {
+      event = undefined;
+      refusal = undefined;
+      const replay = await hooks.before?.(tx);
+      if (replay) return replay as ResultOf<K>;
+      const outcome = await this.applyIn(tx, rideId, type, handler, command, actor);
+      if ('refusal' in outcome) {
+        refusal = outcome.refusal;
+        return undefined;
+      }
+      event = outcome.event as PendingEvent | undefined;
+      await hooks.after?.(tx, outcome.result as RideView);
+      return outcome.result;
+    });
+    if (result === undefined) throw refusal ?? new Error(`${type} answered nothing`);
     if (event) this.events.publish(event.name, event.payload);
     return result;
   }
@@ -167,58 +179,6 @@ export class RideTransitionsService {
     });
     for (const event of events) this.events.publish(event.name, event.payload);
     return count;
-  }
-
-  /**
-   * A step of the table alone: one statement, which commits by itself unless hooks need the
-   * transaction around it. Refused exactly as applyIn refuses, from the ride as the statement locked it.
-   * Undefined, with nothing written, for a ride the handler's `onlyWhere` leaves to its `run` form.
-   */
-  private async applyStep<K extends UserCommandType>(
-    rideId: string,
-    type: K,
-    handler: RideStepHandler<K>,
-    command: CommandOf<K>,
-    actor: RideActor,
-    hooks: TransitionHooks,
-  ): Promise<RideView | undefined> {
-    if (actor === 'system') throw new RideError('RIDE_NOT_FOUND');
-    const change = {
-      set: handler.columns?.(command) ?? {},
-      reason: handler.reason?.(command) ?? null,
-      also: handler.also?.bind(handler),
-      where: handler.onlyWhere,
-    };
-    const step = (tx: RideTx): Promise<StepOutcome> => this.steps.step(type, rideId, actor, change, tx);
-    let event: PendingEvent | undefined;
-    let stepDone: StepDone<K> | undefined;
-    const judged = (done: StepOutcome): RideView | undefined => {
-      const ride = done.locked;
-      const party = ride ? partyOf(ride, actor) : undefined;
-      if (!ride || !mayAct(type, party)) throw new RideError('RIDE_NOT_FOUND');
-      refuse(type, command, ride, party);
-      if (!done.view && handler.onlyWhere && !done.onlyWhere) return undefined;
-      if (!done.view) throw new Error(`the ${type} statement refused what the table allows`);
-      const view = rideToJson(done.view);
-      stepDone = { command, party, ride, view, withdrawnBidders: done.withdrawnBidders, also: done.also };
-      event = handler.event(stepDone) as PendingEvent;
-      return view;
-    };
-    const result =
-      hooks.before || hooks.after || handler.inTransaction
-        ? await this.writes.runInTransaction(async (tx) => {
-            event = undefined;
-            const replay = await hooks.before?.(tx);
-            if (replay) return replay;
-            const view = judged(await step(tx));
-            if (view === undefined) return undefined;
-            await handler.inTransaction?.(tx, stepDone!);
-            await hooks.after?.(tx, view);
-            return view;
-          })
-        : judged(await this.writes.runAlone(step));
-    if (event) this.events.publish(event.name, event.payload);
-    return result;
   }
 
   private async applyIn<K extends UserCommandType>(

@@ -65,7 +65,7 @@ export interface RideEventInput {
 }
 
 /** The columns of RideColumns as SQL assignments of parameter `p` (only these ever reach the statement). */
-const COLUMN_SQL: Record<keyof RideColumns, (p: string) => string> = {
+export const COLUMN_SQL: Record<keyof RideColumns, (p: string) => string> = {
   driver_id: (p) => `driver_id = ${p}`,
   accepted_bid_id: (p) => `accepted_bid_id = ${p}`,
   fare_minor: (p) => `fare_minor = ${p}`,

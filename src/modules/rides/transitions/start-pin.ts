@@ -22,9 +22,24 @@ export function newStartPin(): string {
   return randomInt(0, 10_000).toString().padStart(4, '0');
 }
 
+/** A PIN's SHA-256 (of its UTF-8): what comparisons compare, so that no comparison runs over the PIN itself. */
+export function pinDigest(pin: string): Buffer {
+  return createHash('sha256').update(pin).digest();
+}
+
 /** Compared in constant time whatever was sent: both sides are hashed to one length first. */
 export function pinMatches(expected: string, sent: string | undefined): boolean {
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  const same = timingSafeEqual(digest(expected), digest(sent ?? ''));
+  const same = timingSafeEqual(pinDigest(expected), pinDigest(sent ?? ''));
   return same && sent !== undefined;
+}
+
+/**
+ * The steady start's check in SQL over the locked ride `l`: no PIN, or tries left and the digest of
+ * the sent PIN (`digestParam`, pinDigest's; null when none was sent) equal to the stored PIN's.
+ * PostgreSQL's bytea equality is not constant-time, but it compares digests: how long a prefix
+ * matched says nothing usable about the PIN (docs/decisions.md). A wrong PIN fails this and takes
+ * the counting path, which compares with pinMatches.
+ */
+export function sqlPinAllows(digestParam: string, maxWrongParam: string): string {
+  return `l.start_pin IS NULL OR (l.start_pin_failures < ${maxWrongParam}::int AND sha256(convert_to(l.start_pin, 'UTF8')) = ${digestParam}::bytea)`;
 }

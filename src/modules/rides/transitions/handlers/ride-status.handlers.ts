@@ -5,8 +5,8 @@ import { PaymentError } from '../../../payments/payments.errors';
 import { PaymentsService } from '../../../payments/payments.service';
 import { WalletsService } from '../../../wallets/wallets.service';
 import { RideError } from '../../rides.errors';
-import { MAX_WRONG_PINS, pinMatches } from '../start-pin';
-import type { ChangeContext, CommandOutcome, PendingEvent, RideCommandHandler, RideStepHandler, RideSweepHandler, StepDone } from '../ride-command';
+import { MAX_WRONG_PINS, pinDigest, pinMatches, sqlPinAllows } from '../start-pin';
+import type { ChangeContext, CommandOf, CommandOutcome, PendingEvent, RideCommandHandler, RideStepHandler, RideSweepHandler, StepDone } from '../ride-command';
 import { paymentOfChanged, RideWritesRepository } from '../ride-writes.repository';
 
 type StatusStep = 'arrive' | 'start' | 'complete';
@@ -29,14 +29,23 @@ export const ARRIVE_HANDLER: RideStepHandler<'arrive'> = {
 };
 
 /**
- * `start`: a ride with a start PIN (CONTRACT §14) starts only with it, compared in constant time.
- * A wrong or missing PIN is counted (the count commits with the refusal); once MAX_WRONG_PINS have
- * been counted, the ride's PIN is refused outright, right or not. The `run` form, not a step: the
- * comparison is made here, not in SQL, and a refusal writes the count in the refusal's commit.
+ * `start`: a ride with a start PIN (CONTRACT §14) starts only with it. A wrong or missing PIN is
+ * counted (the count commits with the refusal); once MAX_WRONG_PINS have been counted, the ride's
+ * PIN is refused outright, right or not. A ride without a PIN, or the right PIN with tries left, is
+ * a step (one statement, the PIN's digest compared in it: sqlPinAllows); anything else takes `run`,
+ * which compares in constant time and writes the count in the refusal's commit.
  */
 @Injectable()
-export class StartRideHandler implements RideCommandHandler<'start'> {
+export class StartRideHandler implements RideCommandHandler<'start'>, RideStepHandler<'start'> {
   constructor(private readonly writes: RideWritesRepository) {}
+
+  onlyWhere(command: CommandOf<'start'>, param: (value: unknown) => string): string {
+    return sqlPinAllows(param(command.pin === undefined ? null : pinDigest(command.pin)), param(MAX_WRONG_PINS));
+  }
+
+  event(done: StepDone<'start'>): PendingEvent<'ride.status_changed'> {
+    return statusChangedOf(done);
+  }
 
   async run(ctx: ChangeContext<'start'>): Promise<CommandOutcome<'start'>> {
     const { ride, tx } = ctx;
