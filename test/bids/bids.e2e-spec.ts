@@ -1,7 +1,12 @@
 import { EventBus } from '../../src/common/events/event-bus';
 import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
+import { until } from '../support/until';
 import { accept, acceptedRide, bookRide, cancel, onlineDriver, placeBid } from '../rides/ride-helpers';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { countRoundTrips } = require('../../bench/lib/round-trip-probe') as {
+  countRoundTrips<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }>;
+};
 
 describe('bids', () => {
   let t: TestApp;
@@ -116,5 +121,85 @@ describe('bids', () => {
     expect((await accept(t, p1, r1.id, lb.id)).statusCode).toBe(409);
     expect((await accept(t, p2, r2.id, elsewhere.id)).statusCode).toBe(409);
     expect((await accept(t, p1, r1.id, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+  });
+
+  it('at steady state an accept is two statements, cash or wallet (issue 27): the unlocked read prepare makes, then the one statement', async () => {
+    for (const payment of ['cash', 'wallet'] as const) {
+      const passenger = await createUser(t, { walletBalanceMinor: 5000 });
+      const ride = await bookRide(t, passenger, { payment_method: payment });
+      const winner = await onlineDriver(t);
+      const loser = await onlineDriver(t);
+      const wb = await placeBid(t, winner, ride.id, 10);
+      const lb = await placeBid(t, loser, ride.id, 11);
+      // Awaited inside: light-my-request starts the request when it is first awaited.
+      const { result, statements } = await countRoundTrips(async () => await accept(t, passenger, ride.id, wb.id));
+      expect(result.statusCode).toBe(200);
+      expect(result.json()).toMatchObject({ status: 'accepted', driver: { id: winner.id }, fare: 10 });
+      expect(statements).toHaveLength(2);
+      const bids = await t.db.query(`SELECT id, status FROM bids WHERE ride_id = $1 ORDER BY amount_minor`, [ride.id]);
+      expect(bids).toEqual([
+        { id: wb.id, status: 'accepted' },
+        { id: lb.id, status: 'rejected' },
+      ]);
+      const [events] = await t.db.query(`SELECT count(*)::int AS n FROM ride_events WHERE ride_id = $1 AND to_status = 'accepted'`, [ride.id]);
+      expect(events.n).toBe(1);
+    }
+  });
+
+  it('refuses off the steady state as before, nothing changed: a wallet short of the bid, a driver no longer approved, a bid no longer pending', async () => {
+    const poor = await createUser(t, { walletBalanceMinor: 500 });
+    const walletRide = await bookRide(t, poor, { payment_method: 'wallet' });
+    const costly = await placeBid(t, await onlineDriver(t), walletRide.id, 10);
+    const short = await accept(t, poor, walletRide.id, costly.id);
+    expect(short.statusCode).toBe(409);
+    expect(short.json().message).toBe('Wallet balance does not cover the fare');
+
+    const passenger = await createUser(t);
+    const ride = await bookRide(t, passenger);
+    const suspended = await onlineDriver(t);
+    const bid = await placeBid(t, suspended, ride.id, 10);
+    await t.db.query(`UPDATE drivers SET status = 'suspended' WHERE user_id = $1`, [suspended.id]);
+    const gone = await accept(t, passenger, ride.id, bid.id);
+    expect(gone.statusCode).toBe(409);
+    expect(gone.json().message).toBe('Driver is no longer available');
+    await t.db.query(`UPDATE bids SET status = 'withdrawn' WHERE id = $1`, [bid.id]);
+    expect((await accept(t, passenger, ride.id, bid.id)).json().message).toBe('Bid is no longer pending');
+
+    const [row] = await t.db.query(`SELECT status, driver_id FROM rides WHERE id = $1`, [walletRide.id]);
+    expect(row).toEqual({ status: 'requested', driver_id: null });
+    const [pending] = await t.db.query(`SELECT status FROM bids WHERE id = $1`, [costly.id]);
+    expect(pending.status).toBe('pending');
+  });
+
+  it('an accept finding the ride held (a bid being placed) waits for it in the run form, and settles the bid placed meanwhile too', async () => {
+    const passenger = await createUser(t);
+    const ride = await bookRide(t, passenger);
+    const winner = await onlineDriver(t);
+    const late = await onlineDriver(t);
+    const wb = await placeBid(t, winner, ride.id, 10);
+    // A bid in flight: the ride held as the bid statement holds it, the bid written, not yet committed.
+    const runner = t.db.createQueryRunner();
+    await runner.connect();
+    let answer: ReturnType<typeof accept> | undefined;
+    try {
+      await runner.startTransaction();
+      await runner.query(`SELECT id FROM rides WHERE id = $1 FOR SHARE`, [ride.id]);
+      const [{ id: lateBid }] = await runner.query(
+        `INSERT INTO bids (id, ride_id, driver_id, amount_minor, eta_minutes) VALUES (gen_random_uuid(), $1, $2, 1200, 3) RETURNING id`,
+        [ride.id, late.id],
+      );
+      answer = accept(t, passenger, ride.id, wb.id);
+      const waiting = async () =>
+        (await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`))[0].n > 0;
+      await until(waiting, 'the accept to wait for the ride');
+      await runner.commitTransaction();
+      expect((await answer).statusCode).toBe(200);
+      const [settled] = await t.db.query(`SELECT status FROM bids WHERE id = $1`, [lateBid]);
+      expect(settled.status).toBe('rejected');
+    } finally {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      await runner.release();
+      await answer?.catch(() => undefined);
+    }
   });
 });

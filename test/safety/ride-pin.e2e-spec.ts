@@ -3,6 +3,10 @@ import { expectNothingMore, LiveClient } from '../realtime/live-client';
 import { accept, bookRide, Json, onlineDriver, placeBid, setStatus } from '../rides/ride-helpers';
 import { createOperator, createUser, TestUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { countRoundTrips } = require('../../bench/lib/round-trip-probe') as {
+  countRoundTrips<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }>;
+};
 
 /** The UTC offset (an Etc/GMT zone) whose clocks now show an hour from 00 to 01: deep in `night`. */
 function zoneAtMidnight(): string {
@@ -106,6 +110,20 @@ describe('start PIN', () => {
     const res = await start(driver, rideId, pin!);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ status: 'started', start_pin: null });
+  });
+
+  it('the right PIN, or none on a ride without one, starts in one statement (issue 27); a wrong one takes the counting transaction', async () => {
+    for (const setting of ['always', 'off'] as const) {
+      const { driver, rideId, pin } = await arrivedRide(setting);
+      // Awaited inside: light-my-request starts the request when it is first awaited.
+      const { result, statements } = await countRoundTrips(async () => await start(driver, rideId, pin ?? undefined));
+      expect(result.statusCode).toBe(200);
+      expect(statements).toHaveLength(1);
+    }
+    const { driver, rideId, pin } = await arrivedRide('always');
+    const wrongTry = await countRoundTrips(async () => await start(driver, rideId, wrong(pin!)));
+    expect(wrongTry.result.statusCode).toBe(400);
+    expect(wrongTry.statements).toEqual(expect.arrayContaining(['START TRANSACTION', 'COMMIT']));
   });
 
   it('concurrent wrong tries are each counted (the ride row is locked)', async () => {

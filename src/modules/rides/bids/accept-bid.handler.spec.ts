@@ -29,9 +29,12 @@ function setup(
     settleAcceptance: jest.fn(async () => (log.push('settle'), [9])),
   };
   const rides = { findAssignedRefOfDriver: jest.fn(async () => (options.busy ? { id: 'r0', passenger_id: 1 } : undefined)) };
-  const drivers = { findDriver: jest.fn(async () => ('driver' in options ? options.driver : { status: 'approved' })) };
-  const wallets = { covers: jest.fn(async () => options.covers ?? true) };
-  const pinSettings = { ridePinSettingOf: jest.fn(async () => options.pin ?? 'off') };
+  const drivers = {
+    findDriver: jest.fn(async () => ('driver' in options ? options.driver : { status: 'approved' })),
+    approvedDriverSql: (driverId: string) => `approved(${driverId})`,
+  };
+  const wallets = { covers: jest.fn(async () => options.covers ?? true), coversSql: (userId: string, amount: string) => `covers(${userId}, ${amount})` };
+  const pinSettings = { ridePinSettingOf: jest.fn(async () => options.pin ?? 'off'), ridePinSettingSql: (userId: string) => `pin_setting(${userId})` };
   const handler = new AcceptBidHandler(
     bids as unknown as BidsRepository,
     rides as unknown as RidesRepository,
@@ -104,5 +107,58 @@ describe('AcceptBidHandler', () => {
     const { handler, ctx, wallets } = setup();
     await handler.run(ctx, BID);
     expect(wallets.covers).not.toHaveBeenCalled();
+  });
+});
+
+describe('AcceptBidHandler as one statement (the step form, at steady state)', () => {
+  const sourceOf = (command: { bidId: string; hold?: { amountMinor: number } }) => {
+    const params: unknown[] = [];
+    const sql = setup().handler.source({ type: 'accept', ...command }, (value) => `$${params.push(value)}`);
+    return { sql, params };
+  };
+  afterEach(() => jest.useRealTimers());
+
+  it('is a step only where the source row says every check of run holds, and never waits for a ride somebody holds', () => {
+    const { handler } = setup();
+    expect(handler.onlyWhere).toBe('coalesce((SELECT ready FROM src), false)');
+    expect(handler.nowait).toBe(true);
+  });
+
+  it("asks the owners for their rules as SQL: the driver's approval, the wallet's cover, the passenger's PIN setting", () => {
+    const { sql } = sourceOf({ bidId: BID.id });
+    expect(sql).toContain('approved(a.driver_id)');
+    expect(sql).toContain('covers(l.passenger_id, a.amount_minor)');
+    expect(sql).toContain('pin_setting(l.passenger_id)');
+    expect(sql).toMatch(/ORDER BY b\.id FOR UPDATE/);
+  });
+
+  it('passes the settings that need a PIN now (needsPin, asked of each) and a fresh PIN; the hold, if any', () => {
+    jest.useFakeTimers({ now: new Date('2026-11-27T12:00:00Z') });
+    const day = sourceOf({ bidId: BID.id });
+    expect(day.params).toEqual([BID.id, ['always'], expect.stringMatching(/^[0-9]{4}$/), null]);
+    jest.setSystemTime(new Date('2026-11-27T23:00:00Z'));
+    const night = sourceOf({ bidId: BID.id, hold: { amountMinor: 1500 } });
+    expect(night.params).toEqual([BID.id, ['always', 'night'], expect.stringMatching(/^[0-9]{4}$/), 1500]);
+  });
+
+  it("writes run's columns from the bid, and a card ride's payment as held only with its hold", () => {
+    const { handler } = setup();
+    const fromBid = { driver_id: { src: 'driver_id' }, accepted_bid_id: { src: 'id' }, fare_minor: { src: 'amount_minor' }, start_pin: { src: 'start_pin' } };
+    expect(handler.columns({ type: 'accept', bidId: BID.id })).toEqual(fromBid);
+    expect(handler.columns({ type: 'accept', bidId: BID.id, hold: { amountMinor: 1200 } })).toEqual({ ...fromBid, payment_status: 'held' });
+  });
+
+  it('announces ride.accepted with the winner and the rejected drivers in bid id order, as run does (withdrawn bids elsewhere are not named)', () => {
+    const { handler } = setup();
+    const also = [
+      { id: 'b3', driver_id: 11, status: 'rejected' },
+      { id: 'b2', driver_id: 8, status: 'accepted' },
+      { id: 'b1', driver_id: 9, status: 'rejected' },
+      { id: 'b0', driver_id: 8, status: 'withdrawn' },
+    ];
+    const ride = { id: 'r1', status: 'requested', passenger_id: 7, driver_id: null } as LockedRide;
+    const view = { id: 'r1', status: 'accepted' } as never;
+    const event = handler.event({ command: { type: 'accept', bidId: 'b2' }, party: 'passenger', ride, view, withdrawnBidders: [], also });
+    expect(event).toEqual({ name: 'ride.accepted', payload: { ride_id: 'r1', passenger_id: 7, driver_id: 8, rejected_driver_ids: [9, 11], ride: view } });
   });
 });

@@ -10,7 +10,16 @@ import { RIDE_PIN_SETTINGS } from '../ride-pin-settings.port';
 import { needsPin, newStartPin } from '../transitions/start-pin';
 import { RidesRepository } from '../read-models/rides.repository';
 import { isUuid } from '../rides.service';
-import type { ChangeContext, CommandOf, CommandOutcome, PendingEvent, RideActor, RideCommandHandler, RideStepHandler, StepDone } from '../transitions/ride-command';
+import type {
+  ChangeContext,
+  CommandOf,
+  CommandOutcome,
+  PendingEvent,
+  RideActor,
+  RideCommandHandler,
+  RideStepHandler,
+  StepDone,
+} from '../transitions/ride-command';
 import type { StepColumns } from '../transitions/ride-steps.repository';
 import { acceptanceSource, BidRow, BidsRepository, settleAcceptanceOfChanged } from './bids.repository';
 import { BidError } from './bids.errors';

@@ -64,10 +64,7 @@ export interface AcceptanceRules {
  * covering the bid; a wallet covering it), and `start_pin`: `pin` when the passenger's setting is
  * one of `pinSettings` (those that need a PIN now), and `settles`: the locked bids' ids.
  */
-export function acceptanceSource(
-  accept: { bidId: string; holdMinor: number | null; pinSettings: readonly string[]; pin: string },
-  rules: AcceptanceRules,
-) {
+export function acceptanceSource(accept: { bidId: string; holdMinor: number | null; pinSettings: readonly string[]; pin: string }, rules: AcceptanceRules) {
   return (param: (value: unknown) => string): string => {
     const bidId = param(accept.bidId);
     return `WITH locked AS (

@@ -1,3 +1,4 @@
+import { QueryFailedError } from 'typeorm';
 import type { EventBus } from '../../../common/events/event-bus';
 import type { BidsRepository } from '../bids/bids.repository';
 import type { RidesRepository } from '../read-models/rides.repository';
@@ -156,5 +157,98 @@ describe('RideTransitionsService.apply: an act with prepare and undo', () => {
       /no form that takes hooks/,
     );
     expect(t.log).toEqual([]);
+  });
+});
+
+/** An accept that is a step at steady state (onlyWhere, nowait) with a `run` form, a lookup (locate) and prepare/undo. */
+function stepSetup(options: { step?: 'applies' | 'elsewhere' | 'refused' | 'cancelled' | Error; run?: () => Promise<unknown>; locateFinds?: boolean } = {}) {
+  const log: string[] = [];
+  const outcome = options.step ?? 'applies';
+  // 'refused': the step's onlyWhere held but the table refused (a ride no longer requested); 'cancelled': neither held.
+  const status = outcome === 'refused' || outcome === 'cancelled' ? 'cancelled' : 'requested';
+  const writes = {
+    runAlone: async (work: (m: unknown) => Promise<unknown>) => work('autocommit'),
+    runInTransaction: async (work: (tx: unknown) => Promise<unknown>) => {
+      log.push('begin');
+      const result = await work('tx').catch((err: unknown) => (log.push('rollback'), Promise.reject(err)));
+      return (log.push('commit'), result);
+    },
+    lock: async () => ({ ...LOCKED, status }),
+  };
+  const accept = {
+    onlyWhere: 'coalesce((SELECT ready FROM src), false)',
+    nowait: true,
+    source: jest.fn(() => 'SELECT 1'),
+    event: () => ({ name: 'ride.accepted', payload: {} }),
+    prepare: jest.fn(async (_id: string, command: object) => (log.push('prepare'), { ...command, hold: { amountMinor: 1200 } })),
+    undo: jest.fn(async () => void log.push('undo')),
+    locate: jest.fn(async () => {
+      log.push('locate');
+      if (options.locateFinds === false) throw new RideError('RIDE_NOT_FOUND', 'no such bid');
+    }),
+    run: jest.fn(async () => (log.push('run'), (options.run ?? (async () => ({ result: { id: RIDE }, event: { name: 'ride.accepted', payload: {} } })))())),
+  };
+  const steps = {
+    step: jest.fn(async (_type: string, _id: string, _actor: unknown, change: { nowait?: boolean; source?: (p: unknown) => string }) => {
+      log.push(`step${change.nowait ? ' nowait' : ''} with ${change.source?.(() => '$5')}`);
+      if (outcome instanceof Error) throw outcome;
+      const view = outcome === 'applies' ? { id: RIDE, status: 'accepted' } : undefined;
+      return { locked: { ...LOCKED, status }, view, withdrawnBidders: [], also: [], onlyWhere: outcome === 'applies' || outcome === 'refused' };
+    }),
+  };
+  const events = { publish: jest.fn((name: string) => log.push(`publish ${name}`)) };
+  const engine = new RideTransitionsService(
+    writes as unknown as RideWritesRepository,
+    steps as unknown as RideStepsRepository,
+    {} as RidesRepository,
+    {} as BidsRepository,
+    { of: () => accept } as unknown as RideCommandHandlers,
+    events as unknown as EventBus,
+  );
+  return { apply: () => engine.apply(RIDE, { type: 'accept', bidId: RIDE }, { id: 1 }), accept, log };
+}
+
+const pgError = (code: string) => new QueryFailedError('WITH l AS (...)', [], Object.assign(new Error(code), { code }));
+
+describe('RideTransitionsService.apply: a step with prepare, onlyWhere and a run form (accept)', () => {
+  it('prepares before its one statement, which gets the prepared command; nothing is undone when it applies', async () => {
+    const t = stepSetup();
+    await expect(t.apply()).resolves.toMatchObject({ id: RIDE, status: 'accepted' });
+    expect(t.log).toEqual(['prepare', 'step nowait with SELECT 1', 'publish ride.accepted']);
+    expect(t.accept.source).toHaveBeenCalledWith({ type: 'accept', bidId: RIDE, hold: { amountMinor: 1200 } }, expect.any(Function));
+  });
+
+  it('undoes the prepared step when the statement is refused by the table, or when run, taking over, refuses', async () => {
+    const refused = stepSetup({ step: 'refused' });
+    await expect(refused.apply()).rejects.toMatchObject({ code: 'RIDE_NOT_REQUESTED' });
+    expect(refused.log).toEqual(['prepare', 'step nowait with SELECT 1', 'undo']);
+    // Neither held: run judges, its lookup first, then the table.
+    const gone = stepSetup({ step: 'cancelled' });
+    await expect(gone.apply()).rejects.toMatchObject({ code: 'RIDE_NOT_REQUESTED' });
+    expect(gone.log).toEqual(['prepare', 'step nowait with SELECT 1', 'begin', 'locate', 'rollback', 'undo']);
+    const lost = stepSetup({ step: 'elsewhere', run: async () => ({ refusal: new RideError('RIDE_NOT_REQUESTED') }) });
+    await expect(lost.apply()).rejects.toMatchObject({ code: 'RIDE_NOT_REQUESTED' });
+    expect(lost.log).toEqual(['prepare', 'step nowait with SELECT 1', 'begin', 'locate', 'run', 'commit', 'undo']);
+    expect(lost.accept.undo).toHaveBeenCalledTimes(1);
+  });
+
+  it("a ride the step leaves to run is judged there, the handler's lookup before the table (a bid of another ride is not found)", async () => {
+    const t = stepSetup({ step: 'cancelled', locateFinds: false });
+    await expect(t.apply()).rejects.toMatchObject({ code: 'RIDE_NOT_FOUND', message: 'no such bid' });
+  });
+
+  it.each([
+    ['held by another (55P03: nowait)', '55P03'],
+    ['refused by a unique index (23505: the driver took a live ride meanwhile)', '23505'],
+  ])('a ride %s leaves the command to run, which judges again', async (_name, code) => {
+    const t = stepSetup({ step: pgError(code), run: async () => ({ refusal: new RideError('DRIVER_BUSY' as never) }) });
+    await expect(t.apply()).rejects.toMatchObject({ code: 'DRIVER_BUSY' });
+    expect(t.log).toEqual(['prepare', 'step nowait with SELECT 1', 'begin', 'locate', 'run', 'commit', 'undo']);
+  });
+
+  it('any other database error stands, and the prepared step is undone', async () => {
+    const t = stepSetup({ step: pgError('57014') });
+    await expect(t.apply()).rejects.toBeInstanceOf(QueryFailedError);
+    expect(t.log).toEqual(['prepare', 'step nowait with SELECT 1', 'undo']);
   });
 });

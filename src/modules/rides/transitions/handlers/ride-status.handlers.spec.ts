@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AppConfig } from '../../../../config/app-config';
 import type { WalletsService } from '../../../wallets/wallets.service';
 import type { RideView } from '../../read-models/ride-view';
@@ -69,6 +70,23 @@ describe('StartRideHandler (in the transaction: the PIN is compared here, a wron
     const t = setup({ start_pin: '0427', start_pin_failures: 5 }, '0427');
     await expect(t.handler.run(t.ctx)).resolves.toEqual({ refusal: new RideError('TOO_MANY_WRONG_PINS') });
     expect(t.log).toEqual([]);
+  });
+
+  it('is one statement without a PIN, or with the right one and tries left: the sent PIN as its digest, none as null', () => {
+    const { handler } = setup({});
+    const sqlOf = (pin?: string) => {
+      const params: unknown[] = [];
+      const sql = handler.onlyWhere(pin === undefined ? { type: 'start' } : { type: 'start', pin }, (value) => `$${params.push(value)}`);
+      return { sql, params };
+    };
+    const sent = sqlOf('0427');
+    expect(sent.sql).toBe("l.start_pin IS NULL OR (l.start_pin_failures < $2::int AND sha256(convert_to(l.start_pin, 'UTF8')) = $1::bytea)");
+    expect(sent.params).toEqual([createHash('sha256').update('0427').digest(), 5]);
+    expect(sqlOf().params).toEqual([null, 5]);
+    expect(handler.event(done<'arrive'>({ view: { ...VIEW, status: 'started' } }) as never)).toMatchObject({
+      name: 'ride.status_changed',
+      payload: { status: 'started' },
+    });
   });
 });
 
