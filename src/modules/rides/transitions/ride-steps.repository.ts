@@ -126,9 +126,10 @@ function assignments(set: StepColumns, param: (value: unknown) => string): strin
 
 /**
  * A status step in one statement, derived from the command's row of the transition table: the ride
- * locked FOR UPDATE, the acting party judged by the table's status and time rules, and only if they
- * allow it the status with its stamp and `set`, the withdrawn bids (rules with withdrawsBids), the
- * ride_events row and the ride's view read back. Outside a transaction it is one round trip and
+ * locked FOR UPDATE (NOWAIT when asked), the handler's source row beside it, the acting party judged by
+ * the table's status and time rules, and only if they and the handler's condition allow it the status
+ * with its stamp and `set`, the withdrawn bids (rules with withdrawsBids), the ride_events row, the
+ * handler's `also` and the ride's view read back. Outside a transaction it is one round trip and
  * commits by itself; in one (hooks), it takes its part like any statement. Each statement is a
  * named prepared statement (queryPrepared): planned once per connection, not per call.
  */
