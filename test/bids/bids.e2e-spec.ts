@@ -171,35 +171,49 @@ describe('bids', () => {
     expect(pending.status).toBe('pending');
   });
 
+  /**
+   * A bid in flight (the ride held as the bid statement holds it, the bid written, not yet committed)
+   * while `act` runs: `act` must wait for it, and once it commits, the late bid's status is answered.
+   */
+  async function withBidInFlight(rideId: string, driverId: number, act: () => Promise<{ statusCode: number }>): Promise<{ statusCode: number; late: string }> {
+    const runner = t.db.createQueryRunner();
+    await runner.connect();
+    let answer: Promise<{ statusCode: number }> | undefined;
+    try {
+      await runner.startTransaction();
+      await runner.query(`SELECT id FROM rides WHERE id = $1 FOR SHARE`, [rideId]);
+      const [{ id: lateBid }] = await runner.query(
+        `INSERT INTO bids (id, ride_id, driver_id, amount_minor, eta_minutes) VALUES (gen_random_uuid(), $1, $2, 1200, 3) RETURNING id`,
+        [rideId, driverId],
+      );
+      answer = act();
+      const waiting = async () =>
+        (await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`))[0].n > 0;
+      await until(waiting, 'the command to wait for the ride');
+      await runner.commitTransaction();
+      const { statusCode } = await answer;
+      const [settled] = await t.db.query(`SELECT status FROM bids WHERE id = $1`, [lateBid]);
+      return { statusCode, late: settled.status as string };
+    } finally {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      await runner.release();
+      await answer?.catch(() => undefined);
+    }
+  }
+
   it('an accept finding the ride held (a bid being placed) waits for it in the run form, and settles the bid placed meanwhile too', async () => {
     const passenger = await createUser(t);
     const ride = await bookRide(t, passenger);
     const winner = await onlineDriver(t);
     const late = await onlineDriver(t);
     const wb = await placeBid(t, winner, ride.id, 10);
-    // A bid in flight: the ride held as the bid statement holds it, the bid written, not yet committed.
-    const runner = t.db.createQueryRunner();
-    await runner.connect();
-    let answer: ReturnType<typeof accept> | undefined;
-    try {
-      await runner.startTransaction();
-      await runner.query(`SELECT id FROM rides WHERE id = $1 FOR SHARE`, [ride.id]);
-      const [{ id: lateBid }] = await runner.query(
-        `INSERT INTO bids (id, ride_id, driver_id, amount_minor, eta_minutes) VALUES (gen_random_uuid(), $1, $2, 1200, 3) RETURNING id`,
-        [ride.id, late.id],
-      );
-      answer = accept(t, passenger, ride.id, wb.id);
-      const waiting = async () =>
-        (await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`))[0].n > 0;
-      await until(waiting, 'the accept to wait for the ride');
-      await runner.commitTransaction();
-      expect((await answer).statusCode).toBe(200);
-      const [settled] = await t.db.query(`SELECT status FROM bids WHERE id = $1`, [lateBid]);
-      expect(settled.status).toBe('rejected');
-    } finally {
-      if (runner.isTransactionActive) await runner.rollbackTransaction();
-      await runner.release();
-      await answer?.catch(() => undefined);
-    }
+    expect(await withBidInFlight(ride.id, late.id, () => accept(t, passenger, ride.id, wb.id))).toEqual({ statusCode: 200, late: 'rejected' });
+  });
+
+  it('a cash cancel finding the ride held (a bid being placed) waits for it in the run form, and withdraws the bid placed meanwhile too', async () => {
+    const passenger = await createUser(t);
+    const ride = await bookRide(t, passenger);
+    const late = await onlineDriver(t);
+    expect(await withBidInFlight(ride.id, late.id, () => cancel(t, passenger, ride.id))).toEqual({ statusCode: 200, late: 'withdrawn' });
   });
 });

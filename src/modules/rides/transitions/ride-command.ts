@@ -162,7 +162,7 @@ export interface RideStepHandler<K extends RideCommandType> {
    * The statement takes the ride only if nobody holds its lock; a ride somebody holds goes to `run`,
    * which waits for it. For a step that reads rows beside the ride (accept: the ride's bids): a
    * statement's snapshot is taken before it locks, so waiting would hide what the holder committed
-   * (a bid placed meanwhile). Needs `run`.
+   * (a bid placed meanwhile). Needs `run`. Implied for a step whose rule withdraws the ride's bids (cancel).
    */
   readonly nowait?: true;
   /** A further write of the same statement, a CTE reading `changed` (the ride as changed); `param` adds a parameter. */

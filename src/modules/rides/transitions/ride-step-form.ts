@@ -4,7 +4,7 @@ import { rideToJson, RideView } from '../read-models/ride-view';
 import { RideError } from '../rides.errors';
 import type { CommandOf, PendingEvent, RideActor, RideStepHandler, RideTx, StepDone, TransitionHooks, UserCommandType } from './ride-command';
 import { partyOf, refuse } from './ride-judgement';
-import { mayAct } from './ride-transitions';
+import { mayAct, ruleOf } from './ride-transitions';
 import type { RideStepsRepository, StepChange, StepOutcome } from './ride-steps.repository';
 import type { RideWritesRepository } from './ride-writes.repository';
 
@@ -44,15 +44,16 @@ export class RideStepForm {
   ): Promise<RideView | undefined> {
     if (actor === 'system') throw new RideError('RIDE_NOT_FOUND');
     const { onlyWhere } = handler;
+    const hasRun = onlyWhere !== undefined;
     const change: StepChange = {
       set: handler.columns?.(command) ?? {},
       reason: handler.reason?.(command) ?? null,
       source: handler.source && ((param) => handler.source!(command, param)),
       where: onlyWhere === undefined ? undefined : (param) => (typeof onlyWhere === 'string' ? onlyWhere : onlyWhere.call(handler, command, param)),
       also: handler.also?.bind(handler),
-      nowait: handler.nowait === true,
+      // A step that withdraws the ride's bids reads them too (cancel): waiting for the lock would hide a bid placed meanwhile.
+      nowait: handler.nowait === true || (hasRun && ruleOf(type).withdrawsBids === true),
     };
-    const hasRun = onlyWhere !== undefined;
     const step = (tx: RideTx): Promise<StepOutcome> => this.steps.step(type, rideId, actor, change, tx);
     let event: PendingEvent | undefined;
     let stepDone: StepDone<K> | undefined;
