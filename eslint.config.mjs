@@ -1,7 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** Node's globals for the plain CommonJS scripts (bench/, sim/, scripts/), which node runs without a build step. */
+/** Node's globals for the plain CommonJS scripts (bench/, sim/, scripts/, Jest's transformer in test/support/), which node runs without a build step. */
 const NODE_GLOBALS = Object.fromEntries(
   [
     'require',
@@ -39,7 +39,7 @@ const NODE_GLOBALS = Object.fromEntries(
 );
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'jest.config.js', '.dependency-cruiser.cjs', 'test/support/babel-import-meta.js'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'jest.config.js', '.dependency-cruiser.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -56,7 +56,7 @@ export default tseslint.config(
     rules: { 'no-console': 'off' },
   },
   {
-    files: ['bench/**/*.js', 'sim/**/*.js', 'scripts/**/*.js'],
+    files: ['bench/**/*.js', 'sim/**/*.js', 'scripts/**/*.js', 'test/support/*.js'],
     languageOptions: { sourceType: 'commonjs', ecmaVersion: 'latest', globals: NODE_GLOBALS },
     rules: {
       '@typescript-eslint/no-require-imports': 'off',

@@ -6,8 +6,9 @@
  *
  * NestJS 12 ships as ES modules only. Node 20 runs them through require(esm), but Jest's module
  * system does not (before Node 24.9), so those packages are compiled to CommonJS for the tests.
+ * swc compiles both them and the TypeScript (it does not type-check: tsc does, in CI's type-check
+ * step), about ten times faster than ts-jest and Babel did: most of a fresh clone's first minute.
  */
-const { createHash } = require('node:crypto');
 const { readdirSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
@@ -28,24 +29,24 @@ function esmOnlyPackages(root = join(__dirname, 'node_modules')) {
 }
 
 const ESM_ONLY = esmOnlyPackages();
-const importMetaPlugin = require.resolve('./test/support/babel-import-meta.js');
-// Part of the transform cache key, so an edit of the plugin re-transforms the packages.
-const pluginVersion = createHash('sha1').update(readFileSync(importMetaPlugin)).digest('hex');
+const typescript = {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    target: 'es2023',
+    // As tsc with experimentalDecorators and emitDecoratorMetadata: Nest and TypeORM read the types.
+    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
+  },
+  module: { type: 'commonjs' },
+};
+const esModules = {
+  jsc: { parser: { syntax: 'ecmascript' }, target: 'es2023' },
+  // A default import of a CommonJS package is its module.exports, as Node does.
+  module: { type: 'commonjs', importInterop: 'node' },
+};
 
 const transform = {
-  '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
-  '^.+\\.js$': [
-    'babel-jest',
-    {
-      babelrc: false,
-      configFile: false,
-      plugins: [
-        [importMetaPlugin, { pluginVersion }],
-        ['@babel/plugin-transform-modules-commonjs', { importInterop: 'node' }],
-        '@babel/plugin-transform-dynamic-import',
-      ],
-    },
-  ],
+  '^.+\\.ts$': ['@swc/jest', typescript],
+  '^.+\\.js$': ['<rootDir>/test/support/swc-esm-transformer.js', esModules],
 };
 
 const common = {

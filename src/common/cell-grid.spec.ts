@@ -57,19 +57,25 @@ describe('CellGrid', () => {
     for (const centre of centres) {
       const radiusKm = 0.5 + next() * 30;
       const bounds = new Map<number, number>();
+      // Thousands of cells per centre: collected and checked once (an expect per cell took seconds).
+      const repeated: number[] = [];
       const visited = grid.forEachCellWithin(centre, radiusKm, (cell, bound) => {
-        expect(bounds.has(cell)).toBe(false);
+        if (bounds.has(cell)) repeated.push(cell);
         bounds.set(cell, bound);
       });
+      expect(repeated).toEqual([]);
       expect(visited).toBe(bounds.size);
       expect(grid.countCellsWithin(centre, radiusKm)).toBeGreaterThanOrEqual(visited);
+      const misses: string[] = [];
       for (let k = 0; k < 60; k += 1) {
         const p = destination(centre, radiusKm * Math.sqrt(next()), next() * 2 * Math.PI);
-        expect(haversineKm(centre, p)).toBeLessThanOrEqual(radiusKm + 1e-6);
+        const km = haversineKm(centre, p);
         const bound = bounds.get(grid.cellOf(p.latitude, p.longitude));
-        expect(bound).toBeDefined();
-        expect(bound!).toBeLessThanOrEqual(chordOfKm(haversineKm(centre, p)) + 1e-9);
+        if (km > radiusKm + 1e-6) misses.push(`${p.latitude},${p.longitude} is ${km} km away, outside ${radiusKm}`);
+        else if (bound === undefined) misses.push(`the cell of ${p.latitude},${p.longitude} was not visited`);
+        else if (bound > chordOfKm(km) + 1e-9) misses.push(`the bound ${bound} of ${p.latitude},${p.longitude} exceeds its chord ${chordOfKm(km)}`);
       }
+      expect(misses).toEqual([]);
     }
   });
 
@@ -81,17 +87,21 @@ describe('CellGrid', () => {
       const minLongitude = next() * 350 - 180;
       const box = { minLatitude, minLongitude, maxLatitude: minLatitude + next() * 0.5, maxLongitude: Math.min(180, minLongitude + next() * 0.5) };
       const cells = new Set<number>();
+      const repeated: number[] = [];
       grid.forEachCellInBox(box, (cell) => {
-        expect(cells.has(cell)).toBe(false);
+        if (cells.has(cell)) repeated.push(cell);
         cells.add(cell);
         return true;
       });
+      expect(repeated).toEqual([]);
       expect(grid.countCellsInBox(box)).toBe(cells.size);
+      const missed: string[] = [];
       for (let k = 0; k < 50; k += 1) {
         const latitude = box.minLatitude + next() * (box.maxLatitude - box.minLatitude);
         const longitude = box.minLongitude + next() * (box.maxLongitude - box.minLongitude);
-        expect(cells.has(grid.cellOf(latitude, longitude))).toBe(true);
+        if (!cells.has(grid.cellOf(latitude, longitude))) missed.push(`${latitude},${longitude}`);
       }
+      expect(missed).toEqual([]);
       let visits = 0;
       grid.forEachCellInBox(box, () => (visits += 1) < 2);
       expect(visits).toBe(Math.min(2, cells.size));

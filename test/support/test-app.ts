@@ -35,6 +35,13 @@ const TEST_ENV: Record<string, string> = {
   OTP_RESEND_COOLDOWN_SECONDS: '0',
   OTP_MAX_PER_HOUR: '0',
   UPLOAD_DIR: '.data/test-uploads',
+  // Each cache allocates its whole LRU index at start-up: the production sizes (620,000 entries)
+  // cost every app about 0.1 s of CPU and 22 MB; no test holds more than a few thousand users.
+  USER_STATE_CACHE_MAX_ENTRIES: '20000',
+  RIDE_CACHE_MAX_ENTRIES: '20000',
+  DRIVER_RIDE_CACHE_MAX_ENTRIES: '20000',
+  DRIVER_CACHE_MAX_ENTRIES: '20000',
+  ACCESS_TOKEN_CACHE_MAX_ENTRIES: '20000',
 };
 
 export interface StartTestAppOptions {
