@@ -24,6 +24,7 @@ export async function provisionDatabase(config: AppConfig, logger: Logger, optio
   const embedded = await startEmbeddedPostgres({
     dataDir: config.embeddedPgDataDir,
     port: config.embeddedPgPort,
+    avoidPorts: [config.port],
     log: (line) => logger.debug({ component: 'embedded-postgres' }, line),
     warn: (line) => logger.warn({ component: 'embedded-postgres' }, line),
     whileStarting: options.whileStarting,

@@ -55,6 +55,11 @@ export interface EmbeddedDatabaseOptions {
   dataDir: string;
   /** 0 picks a free port. */
   port: number;
+  /**
+   * Ports a picked port must not be: the service's own HTTP port, free now but bound only once the
+   * database is up (the free-port probe could otherwise hand PostgreSQL the same one).
+   */
+  avoidPorts?: readonly number[];
   database?: string;
   log?: (message: string) => void;
   /** Things an operator should see (an orphaned server stopped); defaults to `log`. */
@@ -79,7 +84,7 @@ const PASSWORD = 'postgres';
 export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
   const { default: EmbeddedPostgres } = await importEmbeddedPostgres();
   const dataDir = resolve(options.dataDir);
-  const port = options.port || (await findFreePort());
+  const port = options.port || (await findFreePortExcept(options.avoidPorts ?? []));
   const log = options.log ?? (() => undefined);
   const fresh = !existsSync(`${dataDir}/PG_VERSION`);
   mkdirSync(resolve(dataDir, '..'), { recursive: true });
@@ -179,6 +184,15 @@ function allowTraversal(dir: string): void {
     if ((mode & 0o001) === 0) chmodSync(current, (mode & 0o7777) | 0o001);
     if (dirname(current) === current) return;
   }
+}
+
+/** A free port that is none of `avoid` (asks again, a few times, when the probe offers one of them). */
+export async function findFreePortExcept(avoid: readonly number[], find: () => Promise<number> = findFreePort): Promise<number> {
+  for (let attempt = 0; attempt < 10; attempt += 1) {
+    const port = await find();
+    if (!avoid.includes(port)) return port;
+  }
+  throw new Error(`no free port outside ${avoid.join(', ')}`);
 }
 
 export function findFreePort(): Promise<number> {
