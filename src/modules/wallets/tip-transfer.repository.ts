@@ -20,7 +20,7 @@ export interface TipTransferRow {
 
 /**
  * A tip wallet to wallet as CTEs of the caller's statement (the tip command's one statement), with
- * payTip's rows and checks: both wallets locked in id order (as every transfer locks them, so two
+ * the rows and checks of every wallet transfer: both wallets locked in id order (as every transfer locks them, so two
  * transfers never deadlock), the balance judged on the locked rows, two ledger entries that sum to
  * zero under one transfer id and the matching balance changes, all or nothing. The ledger's unique
  * (ride_id, kind) still refuses a second tip of the ride. `param` adds a parameter; the CTEs are
@@ -46,7 +46,7 @@ export function tipTransferSql(part: TipTransferPart, param: (value: unknown) =>
       SELECT f.found AS tip_wallets_found, f.covered AS tip_covered, (SELECT count(*) FROM tip_balances) = 2 AS tip_paid FROM tip_funds f)`;
 }
 
-/** payTip's refusal for a transfer `tip_transfer` did not write; none when it did. */
+/** The refusal for a transfer `tip_transfer` did not write (no wallet, or a balance short of the tip); none when it did. */
 export function tipTransferRefusal(row: TipTransferRow): WalletError | undefined {
   if (row.tip_paid) return undefined;
   if (!row.tip_wallets_found) return new WalletError('WALLET_NOT_FOUND');
