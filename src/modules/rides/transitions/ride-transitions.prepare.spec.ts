@@ -15,6 +15,18 @@ import type { LockedRide, RideWritesRepository } from './ride-writes.repository'
 const RIDE = '6f1c1a52-7d0e-4a47-9d7e-1a1f3c1b2e01';
 const LOCKED = { id: RIDE, status: 'requested', passenger_id: 1, driver_id: null, past: { expires_at: false } } as unknown as LockedRide;
 
+/** The engine over fake repositories and handlers; each publish is logged after the calls it follows. */
+function engineWith(writes: unknown, steps: unknown, handlers: unknown, log: string[]): RideTransitionsService {
+  const events = { publish: jest.fn((name: string) => log.push(`publish ${name}`)) };
+  return new RideTransitionsService(
+    writes as RideWritesRepository,
+    steps as RideStepsRepository,
+    {} as RidesRepository,
+    {} as BidsRepository,
+    handlers as RideCommandHandlers,
+    events as unknown as EventBus,
+  );
+}
 function setup(run: () => Promise<unknown>, prepared: 'held' | 'unchanged' = 'held') {
   const log: string[] = [];
   const writes = {
@@ -52,15 +64,7 @@ function setup(run: () => Promise<unknown>, prepared: 'held' | 'unchanged' = 'he
     }),
   };
   const handlers = { of: (type: string) => (type === 'cancel' ? cancel : accept) };
-  const events = { publish: jest.fn((name: string) => log.push(`publish ${name}`)) };
-  const engine = new RideTransitionsService(
-    writes as unknown as RideWritesRepository,
-    steps as unknown as RideStepsRepository,
-    {} as RidesRepository,
-    {} as BidsRepository,
-    handlers as unknown as RideCommandHandlers,
-    events as unknown as EventBus,
-  );
+  const engine = engineWith(writes, steps, handlers, log);
   const cancelBy = () => engine.apply(RIDE, { type: 'cancel', reason: null }, { id: 1 });
   return { apply: () => engine.apply(RIDE, { type: 'accept', bidId: RIDE }, { id: 1 }), cancelBy, accept, cancel, log };
 }
@@ -122,15 +126,7 @@ function actSetup(settled: 'paid' | 'refused', prepared: 'charged' | 'unchanged'
       acted.paid ? { result: { ride_id: RIDE }, event: { name: 'ride.tipped', payload: {} } } : { refusal: new RideError('TIP_ALREADY_PAID') },
     ),
   };
-  const events = { publish: jest.fn((name: string) => log.push(`publish ${name}`)) };
-  const engine = new RideTransitionsService(
-    writes as unknown as RideWritesRepository,
-    steps as unknown as RideStepsRepository,
-    {} as RidesRepository,
-    {} as BidsRepository,
-    { of: () => tip } as unknown as RideCommandHandlers,
-    events as unknown as EventBus,
-  );
+  const engine = engineWith(writes, steps, { of: () => tip }, log);
   return { apply: () => engine.apply(RIDE, { type: 'tip', amountMinor: 200 }, { id: 1 }), engine, tip, log };
 }
 
@@ -196,15 +192,7 @@ function stepSetup(options: { step?: 'applies' | 'elsewhere' | 'refused' | 'canc
       return { locked: { ...LOCKED, status }, view, withdrawnBidders: [], also: [], onlyWhere: outcome === 'applies' || outcome === 'refused' };
     }),
   };
-  const events = { publish: jest.fn((name: string) => log.push(`publish ${name}`)) };
-  const engine = new RideTransitionsService(
-    writes as unknown as RideWritesRepository,
-    steps as unknown as RideStepsRepository,
-    {} as RidesRepository,
-    {} as BidsRepository,
-    { of: () => accept } as unknown as RideCommandHandlers,
-    events as unknown as EventBus,
-  );
+  const engine = engineWith(writes, steps, { of: () => accept }, log);
   return { apply: () => engine.apply(RIDE, { type: 'accept', bidId: RIDE }, { id: 1 }), accept, log };
 }
 
