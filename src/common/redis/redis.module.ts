@@ -1,4 +1,4 @@
-import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { AppConfig } from '../../config/app-config';
 
@@ -7,8 +7,13 @@ export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
 /** The shared command connection when REDIS_URL is set; null otherwise. */
 export type RedisClient = Redis | null;
 
+const logger = new Logger('Redis');
+
 export function createRedisConnection(url: string, name: string): Redis {
-  return new Redis(url, { connectionName: name, maxRetriesPerRequest: 2, enableAutoPipelining: true });
+  const client = new Redis(url, { connectionName: name, maxRetriesPerRequest: 2, enableAutoPipelining: true });
+  // Without a listener, ioredis writes every failed reconnection to stderr itself, past the service's log.
+  client.on('error', (err: Error) => logger.warn({ err, msg: `Redis connection ${name}: ${err.message}` }));
+  return client;
 }
 
 @Injectable()
