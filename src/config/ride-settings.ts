@@ -49,6 +49,9 @@ export class RideSettings extends ServiceSettings {
   /** A driver whose last heartbeat is older than this is not offered new rides. */
   @Setting.int(60, 1, 3600)
   readonly driverLocationMaxAgeSeconds!: number;
+  /** Most drivers' latest positions held in memory without Redis (least recently heard from go first). */
+  @Setting.int(500_000, 1, 10_000_000)
+  readonly livePositionsMaxEntries!: number;
   /** How often each instance reloads the matcher's drivers from the database (lost events, flushed positions). */
   @Setting.int(15, 1, 3600)
   readonly driverMatchingReconcileSeconds!: number;

@@ -42,6 +42,7 @@ const TEST_ENV: Record<string, string> = {
   DRIVER_RIDE_CACHE_MAX_ENTRIES: '20000',
   DRIVER_CACHE_MAX_ENTRIES: '20000',
   ACCESS_TOKEN_CACHE_MAX_ENTRIES: '20000',
+  LIVE_POSITIONS_MAX_ENTRIES: '20000',
 };
 
 export interface StartTestAppOptions {

@@ -43,7 +43,9 @@ import { RedisLivePositionStore } from './redis-live-positions';
       inject: [REDIS_CLIENT, AppConfig],
       useFactory: (redis: RedisClient, config: AppConfig): LivePositionStore => {
         const maxAgeMs = config.driverLocationMaxAgeSeconds * 1000;
-        return redis ? new RedisLivePositionStore(redis, config.redisKeyPrefix, maxAgeMs) : new MemoryLivePositionStore(maxAgeMs);
+        return redis
+          ? new RedisLivePositionStore(redis, config.redisKeyPrefix, maxAgeMs)
+          : new MemoryLivePositionStore(maxAgeMs, config.livePositionsMaxEntries);
       },
     },
   ],

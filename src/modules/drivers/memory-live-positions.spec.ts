@@ -7,7 +7,7 @@ function at(driverId: number, latitude: number, longitude: number, ageMs = 0): P
 
 describe('MemoryLivePositionStore', () => {
   it('keeps only the latest position of each driver', async () => {
-    const store = new MemoryLivePositionStore(60_000);
+    const store = new MemoryLivePositionStore(60_000, 1000);
     await store.save(at(1, 52.52, 13.405));
     await store.save(at(1, 48.13, 11.57));
     await store.save(at(2, -16.5, 179.999));
@@ -18,7 +18,7 @@ describe('MemoryLivePositionStore', () => {
   });
 
   it('prune drops the positions past the max age, oldest first, and keeps one heard from again', async () => {
-    const store = new MemoryLivePositionStore(1000);
+    const store = new MemoryLivePositionStore(1000, 1000);
     await store.save(at(1, 52.52, 13.405, 1500));
     await store.save(at(2, 52.52, 13.405, 1200));
     await store.save(at(3, 52.52, 13.405, 1100));

@@ -13,7 +13,7 @@ export class MemoryLivePositionStore extends LivePositionStore {
 
   constructor(
     private readonly maxAgeMs: number,
-    maxEntries = 500_000,
+    maxEntries: number,
   ) {
     super();
     this.positions = new LRUCache<number, PendingLocation>({ max: maxEntries });
