@@ -1,7 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** Node's globals for the plain CommonJS scripts (bench/, sim/, scripts/, Jest's transformer in test/support/), which node runs without a build step. */
+/** Node's globals for the plain CommonJS scripts (bench/, sim/, scripts/, the test set-up's scripts in test/support/), which node runs without a build step. */
 const NODE_GLOBALS = Object.fromEntries(
   [
     'require',

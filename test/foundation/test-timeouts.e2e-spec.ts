@@ -1,0 +1,32 @@
+import { getState } from 'jest-circus';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a JavaScript module of the test set-up, without types
+const { withTimeout, TEST_TIMEOUT_MS } = require('../support/test-timeouts') as {
+  withTimeout: (fn: () => unknown, ms: number) => () => Promise<unknown>;
+  TEST_TIMEOUT_MS: number;
+};
+
+/** The integration tests' runner calls tests without a timeout; test/support/test-timeouts.js gives them Jest's. */
+describe('test timeouts (the light runner)', () => {
+  it('a test that never settles fails with Jest’s words once its time is up', async () => {
+    const started = Date.now();
+    await expect(withTimeout(() => new Promise(() => undefined), 50)()).rejects.toThrow('Exceeded timeout of 50 ms for a test or hook.');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+  });
+
+  it('a test that settles in time keeps its result or its error', async () => {
+    await expect(withTimeout(() => Promise.resolve(42), 1000)()).resolves.toBe(42);
+    await expect(withTimeout(() => Promise.reject(new Error('own failure')), 1000)()).rejects.toThrow('own failure');
+    await expect(
+      withTimeout(() => {
+        throw new Error('thrown at once');
+      }, 1000)(),
+    ).rejects.toThrow('thrown at once');
+  });
+
+  it('this file’s own tests run under it: their functions are the wrapped ones', () => {
+    expect(TEST_TIMEOUT_MS).toBe(30_000);
+    const [block] = getState().rootDescribeBlock.children;
+    expect(block!.type === 'describeBlock' && block!.children.map((t) => (t.type === 'test' ? t.fn.name : t.type))).toEqual(['limited', 'limited', 'limited']);
+  });
+});
