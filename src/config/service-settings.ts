@@ -81,6 +81,9 @@ export class ServiceSettings {
   /** How long a shared ride's link and view are served from memory (0 = off); ride events forget them sooner. */
   @Setting.int(5000, 0, 60_000)
   readonly sharedRideCacheMs!: number;
+  /** Most shared links and shared views each of those caches holds (least recently used go first). */
+  @Setting.int(50_000, 1, 10_000_000)
+  readonly sharedRideCacheMaxEntries!: number;
   /** Share links one passenger may make per hour (0 = off). */
   @Setting.int(30, 0, 1_000_000)
   readonly shareLinksPerHour!: number;

@@ -43,6 +43,7 @@ const TEST_ENV: Record<string, string> = {
   DRIVER_CACHE_MAX_ENTRIES: '20000',
   ACCESS_TOKEN_CACHE_MAX_ENTRIES: '20000',
   LIVE_POSITIONS_MAX_ENTRIES: '20000',
+  SHARED_RIDE_CACHE_MAX_ENTRIES: '20000',
 };
 
 export interface StartTestAppOptions {

@@ -20,7 +20,6 @@ const TOKEN_BYTES = 32;
 const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 /** Where the public view is served; the composition root's API prefix (bootstrap/ is not imported). */
 const SHARED_RIDES_PATH = '/api/v1/shared-rides/';
-const CACHE_MAX_ENTRIES = 50_000;
 const MINUTE_SECONDS = 60;
 const HOUR_SECONDS = 3600;
 
@@ -49,7 +48,7 @@ export class TripSharingService {
     private readonly events: EventBus,
     private readonly config: AppConfig,
   ) {
-    const options = { ttlMs: config.sharedRideCacheMs, maxEntries: CACHE_MAX_ENTRIES };
+    const options = { ttlMs: config.sharedRideCacheMs, maxEntries: config.sharedRideCacheMaxEntries };
     this.links = new ReadThroughCache(options);
     this.rides = new ReadThroughCache(options);
   }
