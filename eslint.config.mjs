@@ -90,10 +90,10 @@ export default tseslint.config(
         ].map((name) => [name, 'readonly']),
       ),
     },
-    rules: { 'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }] },
   },
+  // Files stay under 300 lines of code, everywhere: the service, its tests and fakes, the bench, the simulator, scripts.
   {
-    files: ['src/**/*.ts'],
+    files: ['**/*.ts', '**/*.js', '**/*.mjs'],
     rules: { 'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }] },
   },
 );
