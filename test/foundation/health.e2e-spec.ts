@@ -35,10 +35,14 @@ describe('health endpoints', () => {
     expect(Object.keys(res.json().paths)).toEqual(expect.arrayContaining(['/health', '/health/live', '/health/ready']));
   });
 
-  // Last: it destroys this file's database.
+  // Last: it cuts this file's database off. Not a DROP: that forces a checkpoint, which on a busy
+  // server with fsync on took over 30 s; refusing connections and ending the open ones is immediate.
   it('GET /health/ready is 503 when the database is gone, while live stays 200', async () => {
     const name = new URL(t.databaseUrl).pathname.slice(1);
-    await withAdminClient((c) => c.query(`DROP DATABASE ${name} WITH (FORCE)`));
+    await withAdminClient(async (c) => {
+      await c.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
+      await c.query(`SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE datname = $1`, [name]);
+    });
 
     const started = Date.now();
     const res = await t.request({ method: 'GET', url: '/health/ready' });
