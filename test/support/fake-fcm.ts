@@ -47,8 +47,12 @@ export interface FakeFcm {
  * access token the endpoint issued and has not expired, on the project's path, with a message
  * whose `data` holds strings only, as FCM requires.
  */
+let serviceAccountKeys: { publicKey: KeyObject; privateKey: KeyObject } | undefined;
+
 export async function startFakeFcm(dir: string): Promise<FakeFcm> {
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  // One RSA key per worker: 2048-bit generation is 50-500 ms of CPU, and each fake has its own project.
+  serviceAccountKeys ??= generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const { publicKey, privateKey } = serviceAccountKeys;
   const projectId = `rides-test-${randomBytes(3).toString('hex')}`;
   const clientEmail = `push@${projectId}.iam.gserviceaccount.com`;
   const issued = new Map<string, number>();
