@@ -71,6 +71,7 @@ const lightRunner = {
 module.exports = {
   testTimeout: TEST_TIMEOUT_MS,
   maxWorkers: 4,
+  testSequencer: '<rootDir>/test/support/slow-first-sequencer.js',
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   projects: [

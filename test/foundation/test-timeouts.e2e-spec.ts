@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { getState } from 'jest-circus';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a JavaScript module of the test set-up, without types
@@ -5,6 +6,8 @@ const { withTimeout, TEST_TIMEOUT_MS } = require('../support/test-timeouts') as 
   withTimeout: (fn: () => unknown, ms: number) => () => Promise<unknown>;
   TEST_TIMEOUT_MS: number;
 };
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
+const { longestDeclaredTimeout } = require('../support/slow-first-sequencer') as { longestDeclaredTimeout: (path: string) => number };
 
 /** The integration tests' runner calls tests without a timeout; test/support/test-timeouts.js gives them Jest's. */
 describe('test timeouts (the light runner)', () => {
@@ -28,5 +31,13 @@ describe('test timeouts (the light runner)', () => {
     expect(TEST_TIMEOUT_MS).toBe(30_000);
     const [block] = getState().rootDescribeBlock.children;
     expect(block!.type === 'describeBlock' && block!.children.map((t) => (t.type === 'test' ? t.fn.name : t.type))).toEqual(['limited', 'limited', 'limited']);
+  });
+});
+
+describe('the order of a fresh clone (test/support/slow-first-sequencer.js)', () => {
+  it('reads the longest timeout a file declares for its tests, 0 when none', () => {
+    expect(longestDeclaredTimeout(join(__dirname, '../bids/crossed-accepts.e2e-spec.ts'))).toBe(180_000);
+    expect(longestDeclaredTimeout(join(__dirname, '../foundation/outages.e2e-spec.ts'))).toBe(240_000);
+    expect(longestDeclaredTimeout(join(__dirname, '../foundation/reference-docs.e2e-spec.ts'))).toBe(0);
   });
 });
