@@ -1,7 +1,7 @@
 /**
- * Lets a plain Node process load the project's TypeScript: the integration tests run in bare Node
- * (jest-light-runner), where Jest's transform does not apply. A `.ts` file is compiled by swc with
- * the same options as the unit tests' transform, as CommonJS, like the build; the runner imports a
+ * Lets a plain Node process load the project's TypeScript: unit and integration tests run in bare
+ * Node (jest-light-runner), where Jest's transform does not apply. A `.ts` file is compiled by swc
+ * with the same options as Jest's transform, as CommonJS, like the build; the runner imports a
  * test file with `import()`, so a loader hook tells Node's ES module loader that `.ts` is CommonJS,
  * which hands it to the require hook below.
  */

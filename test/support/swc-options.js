@@ -1,6 +1,7 @@
 /**
- * How swc compiles the project's TypeScript for the tests, in one place: Jest's transform (unit
- * tests) and the integration tests' require hook (test/support/register-typescript.js) both use it.
+ * How swc compiles the project's TypeScript for the tests, in one place: Jest's transform (the
+ * sandboxed unit specs, the process and browser tests) and the require hook of the tests that run in
+ * plain Node (test/support/register-typescript.js) both use it.
  */
 const typescript = {
   jsc: {
