@@ -75,7 +75,14 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   projects: [
-    { displayName: 'unit', ...common, ...lightRunner, testMatch: ['<rootDir>/src/**/*.spec.ts'], testPathIgnorePatterns: ['/node_modules/', ...SANDBOXED] },
+    {
+      displayName: 'unit',
+      ...common,
+      ...lightRunner,
+      setupFilesAfterEnv: [...lightRunner.setupFilesAfterEnv, '<rootDir>/test/support/unit-setup.js'],
+      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...SANDBOXED],
+    },
     { displayName: 'unit-sandboxed', ...common, testMatch: SANDBOXED },
     {
       displayName: 'integration',

@@ -1,4 +1,3 @@
-import { Logger } from '@nestjs/common';
 import { InProcessEventBus } from '../../common/events/in-process-event-bus';
 import { subscribeDomainEventHandlers } from '../../common/events/on-domain-event';
 import type { AppConfig } from '../../config/app-config';
@@ -7,9 +6,6 @@ import { OpenRequestsIndex } from './read-models/open-requests/open-requests.ind
 import type { OpenRequestsRepository } from './read-models/open-requests/open-requests.repository';
 import type { RideView } from './read-models/ride-view';
 import { RidesService } from './rides.service';
-
-// The index logs its resynchronisations; a unit test has no app to take the lines.
-Logger.overrideLogger(false);
 
 /** Surge's demand (SurgeDemandPort, bound to RidesService): the open-requests index, counted in memory. */
 describe('RidesService.countOpenRequestsNear', () => {

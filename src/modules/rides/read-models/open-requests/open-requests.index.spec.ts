@@ -1,13 +1,9 @@
-import { Logger } from '@nestjs/common';
 import { InProcessEventBus } from '../../../../common/events/in-process-event-bus';
 import { subscribeDomainEventHandlers } from '../../../../common/events/on-domain-event';
 import type { AppConfig } from '../../../../config/app-config';
 import type { RideView } from '../ride-view';
 import { OpenRequestsIndex } from './open-requests.index';
 import type { OpenRequestsRepository } from './open-requests.repository';
-
-// The index logs its resynchronisations; a unit test has no app to take the lines.
-Logger.overrideLogger(false);
 
 const HOUR = 3600_000;
 
