@@ -7,6 +7,10 @@ const { withTimeout, TEST_TIMEOUT_MS } = require('../support/test-timeouts') as 
   TEST_TIMEOUT_MS: number;
 };
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
+const { restoringMocksPerFile } = require('../support/per-file-mocks') as {
+  restoringMocksPerFile: (restore: () => void) => (event: unknown, state: object) => void;
+};
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
 const { longestDeclaredTimeout } = require('../support/slow-first-sequencer') as { longestDeclaredTimeout: (path: string) => number };
 
 /** The integration tests' runner calls tests without a timeout; test/support/test-timeouts.js gives them Jest's. */
@@ -39,5 +43,19 @@ describe('the order of a fresh clone (test/support/slow-first-sequencer.js)', ()
     expect(longestDeclaredTimeout(join(__dirname, '../bids/crossed-accepts.e2e-spec.ts'))).toBe(180_000);
     expect(longestDeclaredTimeout(join(__dirname, '../foundation/outages.e2e-spec.ts'))).toBe(240_000);
     expect(longestDeclaredTimeout(join(__dirname, '../foundation/reference-docs.e2e-spec.ts'))).toBe(0);
+  });
+});
+
+describe('spies end with their file (test/support/per-file-mocks.js)', () => {
+  it('restores every spy when a new file’s state first appears, and only then', () => {
+    const restore = jest.fn();
+    const handle = restoringMocksPerFile(restore);
+    const [first, second] = [{}, {}];
+    handle({ name: 'add_test' }, first);
+    handle({ name: 'add_hook' }, first);
+    expect(restore).toHaveBeenCalledTimes(1);
+    handle({ name: 'start_describe_definition' }, second);
+    handle({ name: 'add_test' }, second);
+    expect(restore).toHaveBeenCalledTimes(2);
   });
 });
