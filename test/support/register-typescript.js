@@ -5,16 +5,15 @@
  * test file with `import()`, so a loader hook tells Node's ES module loader that `.ts` is CommonJS,
  * which hands it to the require hook below.
  */
-const Module = require('node:module');
-const { readFileSync } = require('node:fs');
+const { register } = require('node:module');
+const { addHook } = require('pirates');
 const { pathToFileURL } = require('node:url');
 const { transformSync } = require('@swc/core');
 const { typescript } = require('./swc-options');
 
-Module._extensions['.ts'] = function compileTypeScript(module, filename) {
-  const { code } = transformSync(readFileSync(filename, 'utf8'), { ...typescript, filename, sourceMaps: 'inline', swcrc: false, configFile: false });
-  module._compile(code, filename);
-};
-Module.register('./typescript-format.mjs', pathToFileURL(__filename));
+addHook((code, filename) => transformSync(code, { ...typescript, filename, sourceMaps: 'inline', swcrc: false, configFile: false }).code, {
+  exts: ['.ts'],
+});
+register('./typescript-format.mjs', pathToFileURL(__filename));
 // Stack traces of failed tests point into the TypeScript, through the inline source maps.
 process.setSourceMapsEnabled(true);
