@@ -1,3 +1,4 @@
+import { captureLog } from '../support/captured-log';
 import { executeCommand } from '../../src/cli/commands';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -98,6 +99,7 @@ describeWithRedisServer('Redis outage: limits fall back to PostgreSQL, local eve
   let redisPort: number;
   let first: TestApp;
   let second: TestApp;
+  const log = captureLog('warn');
 
   const env = (url: string): Record<string, string> => ({
     REDIS_URL: url,
@@ -111,8 +113,8 @@ describeWithRedisServer('Redis outage: limits fall back to PostgreSQL, local eve
   beforeAll(async () => {
     redis = await spawnRedis();
     redisPort = Number(new URL(redis.url).port);
-    first = await startTestApp({ env: env(redis.url) });
-    second = await startTestApp({ databaseUrl: first.databaseUrl, env: env(redis.url) });
+    first = await startTestApp({ env: env(redis.url), logger: log.logger });
+    second = await startTestApp({ databaseUrl: first.databaseUrl, env: env(redis.url), logger: log.logger });
   });
   const clients: LiveClient[] = [];
   afterAll(async () => {
@@ -143,6 +145,10 @@ describeWithRedisServer('Redis outage: limits fall back to PostgreSQL, local eve
     const ready = () => first.request({ method: 'GET', url: '/health/ready' });
     await waitFor('readiness to report Redis down', async () => (await ready()).statusCode !== 200, 5000);
     expect((await ready()).statusCode).toBe(503);
+    // The lost connection is in the service's log (ioredis would otherwise print it to stderr itself).
+    await waitFor('the command connection to log its error', async () =>
+      log.lines().some((line) => line.level === 40 && String(line.msg).startsWith('Redis connection ride-hailing-commands: ')),
+    );
 
     // Normal answers, quickly, and the limits still hold (counted in PostgreSQL meanwhile).
     const phone = freshPhone();
